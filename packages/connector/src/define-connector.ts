@@ -1,0 +1,94 @@
+import { PatchbayError } from '@patchbay/envelope';
+import { z } from 'zod';
+import type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
+import { authSchema } from './credentials.js';
+import { isTool } from './define-tool.js';
+import type { AnyTool } from './tool.js';
+import { formatDefinitionIssues } from './validation.js';
+
+/** Zod schema of a {@link ConnectorDefinition}, checked at definition time. */
+export const connectorDefinitionSchema = z.object({
+  id: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lowercase letters and digits (it prefixes tool names)'),
+  name: z.string().trim().min(1),
+  description: z.string().trim().min(1),
+  auth: authSchema,
+  capabilities: z.array(z.string().trim().min(1)).min(1, 'declare at least one capability'),
+  wouldEnable: z.array(z.string().trim().min(1)).min(1, 'say what connecting would enable'),
+  setupUrl: z.url(),
+  docsUrl: z.url().optional(),
+  tools: z.array(z.custom<AnyTool>(isTool, 'must be created with defineTool')).min(1, 'declare at least one tool'),
+  verify: z.custom<ConnectorDefinition['verify']>((value) => typeof value === 'function', 'must be a function'),
+});
+
+/**
+ * Validates a connector and freezes it as a `v1` plugin. Throws a `PatchbayError`
+ * (`invalid_definition`) naming the bad field: a tool not prefixed by the id, duplicate tool names,
+ * a tool scope the auth declaration does not list, a tool requiring its own connector.
+ */
+export function defineConnector(definition: ConnectorDefinition): Connector {
+  const label = `connector "${typeof definition?.id === 'string' ? definition.id : '?'}"`;
+  const parsed = connectorDefinitionSchema.safeParse(definition);
+  if (!parsed.success) {
+    throw new PatchbayError('invalid_definition', `${label}: ${formatDefinitionIssues(parsed.error)}`);
+  }
+  const { id, auth } = parsed.data;
+  const declaredScopes = new Set(auth.scopes.map((scope) => scope.name));
+  const seen = new Set<string>();
+  const tools = definition.tools.map((tool, index) => {
+    const field = `tools.${index} (${tool.name})`;
+    if (!tool.name.startsWith(`${id}_`)) {
+      throw new PatchbayError('invalid_definition', `${label}: ${field}.name: must start with "${id}_"`);
+    }
+    if (seen.has(tool.name)) {
+      throw new PatchbayError('invalid_definition', `${label}: ${field}.name: duplicate tool name`);
+    }
+    seen.add(tool.name);
+    const unknownScope = tool.requiredScopes.find((scope) => !declaredScopes.has(scope));
+    if (unknownScope !== undefined) {
+      throw new PatchbayError(
+        'invalid_definition',
+        `${label}: ${field}.requiredScopes: "${unknownScope}" is not declared in auth.scopes`,
+      );
+    }
+    if (tool.requires.includes(id)) {
+      throw new PatchbayError('invalid_definition', `${label}: ${field}.requires: a tool cannot require its own connector`);
+    }
+    return Object.freeze({ ...tool, connectorId: id });
+  });
+  return Object.freeze({
+    ...definition,
+    ...parsed.data,
+    specificationVersion: 'v1' as const,
+    auth: {
+      kind: auth.kind,
+      scopes: auth.scopes,
+      fields: auth.fields.map((field) => ({ ...field, secret: field.secret ?? true })),
+    },
+    tools: Object.freeze(tools) as AnyTool[],
+    verify: definition.verify,
+  });
+}
+
+/** The serialisable manifest of a connector, e.g. for a catalog or `patchbay connectors --json`. */
+export function connectorManifest(connector: Connector): ConnectorManifest {
+  const manifest: ConnectorManifest = {
+    specificationVersion: connector.specificationVersion,
+    id: connector.id,
+    name: connector.name,
+    description: connector.description,
+    auth: connector.auth,
+    capabilities: [...connector.capabilities],
+    wouldEnable: [...connector.wouldEnable],
+    setupUrl: connector.setupUrl,
+    tools: connector.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      effect: tool.effect,
+      requiredScopes: [...tool.requiredScopes],
+      requires: [...tool.requires],
+      inputJsonSchema: tool.inputJsonSchema,
+    })),
+  };
+  if (connector.docsUrl !== undefined) manifest.docsUrl = connector.docsUrl;
+  return manifest;
+}

@@ -1,0 +1,31 @@
+import { type Envelope, toEnvelope } from '@patchbay/envelope';
+import type { AnyTool, ToolContext } from './tool.js';
+
+/**
+ * Validates raw input against a tool's schema and runs it. Never throws: invalid input becomes
+ * `needs_input` (missing fields, with the tool's questions) or `invalid_arguments`, and a thrown
+ * error becomes an envelope with the credentials redacted. Status, scope, approval and timeout
+ * checks belong to the orchestrator; this is the innermost step.
+ */
+export async function invokeTool(
+  tool: AnyTool,
+  rawInput: unknown,
+  context: ToolContext & { setupUrl?: string },
+): Promise<Envelope> {
+  const envelopeContext = {
+    connector: tool.connectorId,
+    setupUrl: context.setupUrl,
+    tool: tool.name,
+    secrets: Object.values(context.credentials),
+    questions: tool.questions,
+    correlationId: context.correlationId,
+  };
+  const parsed = await tool.input.safeParseAsync(rawInput ?? {}, { reportInput: true });
+  if (!parsed.success) return toEnvelope(parsed.error, envelopeContext);
+  try {
+    const result = await tool.execute(parsed.data, context);
+    return toEnvelope(result, envelopeContext);
+  } catch (error) {
+    return toEnvelope(error, envelopeContext);
+  }
+}

@@ -1,0 +1,52 @@
+import { PatchbayError } from './patchbay-error.js';
+
+/** Minimal view of an HTTP response: what `toEnvelope` needs to classify it. */
+export interface HttpResponseLike {
+  status: number;
+  headers?: Headers | Record<string, string | string[] | undefined>;
+  /** Parsed body when already read (JSON object or text). */
+  body?: unknown;
+}
+
+/**
+ * Thrown by connectors for a non-2xx response after reading its body, so `toEnvelope` can use
+ * status, headers and the service's own message. The message never includes request headers.
+ */
+export class HttpError extends PatchbayError {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+  /** Scopes the service says are missing, when it says so (GitHub, Slack). */
+  readonly missingScopes: string[] | undefined;
+
+  constructor(options: {
+    status: number;
+    headers?: HeadersInit;
+    body?: unknown;
+    message?: string;
+    missingScopes?: string[];
+  }) {
+    super('http_error', options.message ?? `HTTP ${options.status}`);
+    this.name = 'HttpError';
+    this.status = options.status;
+    this.headers = new Headers(options.headers);
+    this.body = options.body;
+    this.missingScopes = options.missingScopes;
+  }
+
+  /** Reads a failed `Response` into an `HttpError` (JSON body when possible, else text). */
+  static async fromResponse(response: Response, options: { message?: string } = {}): Promise<HttpError> {
+    let body: unknown;
+    try {
+      const text = await response.text();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    } catch {
+      body = undefined;
+    }
+    return new HttpError({ status: response.status, headers: response.headers, body, message: options.message });
+  }
+}

@@ -1,0 +1,22 @@
+const marker = Symbol.for('patchbay.error');
+
+/**
+ * Base class of every error Patchbay throws. The `code` is stable; the `Symbol.for` brand lets
+ * `isInstance` work across duplicated installs of the package.
+ */
+export class PatchbayError extends Error {
+  private readonly [marker] = true;
+  /** Stable machine-readable code, e.g. `invalid_definition`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PatchbayError';
+    this.code = code;
+  }
+
+  /** True for any PatchbayError, whichever copy of the package created it. */
+  static isInstance(error: unknown): error is PatchbayError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+}
