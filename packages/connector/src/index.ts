@@ -33,3 +33,10 @@ export {
   type ToolEffect,
   toolEffects,
 } from './tool.js';
+export {
+  type SetupUrls,
+  type ToolAvailability,
+  type UnavailableReason,
+  toolAvailability,
+} from './availability.js';
+export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';

@@ -1,0 +1,1 @@
+export type { Proposal, ProposalState, ProposalStore } from './proposals.js';

@@ -1,0 +1,45 @@
+/** Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran. */
+export type ProposalState = 'pending' | 'approved' | 'rejected' | 'executed' | 'expired';
+
+/** A destructive call waiting for (or past) a person's decision. */
+export interface Proposal {
+  /** Opaque, unguessable id (e.g. `prop_` + random). */
+  id: string;
+  subject: string;
+  tool: string;
+  /** The exact arguments the model proposed. */
+  args: unknown;
+  /** SHA-256 of the canonical (key-sorted) JSON of `args`; approving runs only this exact call. */
+  argsHash: string;
+  /** ISO time of creation. */
+  createdAt: string;
+  state: ProposalState;
+  /** ISO time of the decision. */
+  decidedAt?: string | undefined;
+  /** Who decided (free text, e.g. a CLI user). */
+  decidedBy?: string | undefined;
+  /** Reason given on rejection. */
+  reason?: string | undefined;
+  /** Correlation id of the request that created it. */
+  correlationId?: string | undefined;
+}
+
+/**
+ * Where proposals live: in memory in this package, SQLite in `@patchbay/store`. Every
+ * state change is a compare-and-set so two processes cannot both execute one approval.
+ */
+export interface ProposalStore {
+  create(proposal: Proposal): Promise<void>;
+  get(id: string): Promise<Proposal | undefined>;
+  list(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
+  /**
+   * Moves a proposal from `from` to `to` (with decision fields) only if it is still in `from`.
+   * Returns the updated proposal, or undefined when the state had already changed.
+   */
+  transition(
+    id: string,
+    from: ProposalState,
+    to: ProposalState,
+    decision?: { decidedBy?: string; reason?: string; at?: string },
+  ): Promise<Proposal | undefined>;
+}
