@@ -1,0 +1,76 @@
+import type { Credentials, JsonSchema, ToolEffect } from '@patchbay/connector';
+import type { Envelope } from '@patchbay/envelope';
+
+/** MCP-style behaviour hints of a tool (from MCP `annotations`, or derived from a connector tool's effect). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** One tool an agent serves, as the registry routes and gates it. */
+export interface AgentTool {
+  /** Globally unique tool name (MCP tools may carry a per-server prefix). */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as models and MCP hosts read it. */
+  inputJsonSchema: JsonSchema;
+  effect: ToolEffect;
+  /** Connector whose status gates the tool; undefined for functions and MCP tools. */
+  connectorId?: string | undefined;
+  requiredScopes: string[];
+  requires: string[];
+  /** Per-tool timeout override in milliseconds. */
+  timeoutMs?: number | undefined;
+  annotations?: ToolAnnotations | undefined;
+}
+
+/** What an agent receives with each call. */
+export interface AgentCallContext {
+  subject: string;
+  /** Aborted on timeout or caller cancel; the agent must stop work when it fires. */
+  signal: AbortSignal;
+  correlationId: string;
+  /** Credentials of the tool's connector for the subject (connector agents only). Secret. */
+  credentials?: Credentials | undefined;
+  /** Scopes granted to those credentials. */
+  scopes?: readonly string[] | undefined;
+}
+
+/** Health of one agent. */
+export interface AgentHealth {
+  status: 'starting' | 'up' | 'down' | 'stopped';
+  /** A sentence without secrets, e.g. why it is down. */
+  detail?: string | undefined;
+  /** Round-trip time of the last health probe in milliseconds. */
+  latencyMs?: number | undefined;
+}
+
+/** The static description of an agent and its tools. */
+export interface AgentManifest {
+  id: string;
+  kind: 'connector' | 'function' | 'mcp';
+  tools: AgentTool[];
+}
+
+/**
+ * Anything that serves tools to the orchestrator: a connector, wrapped functions, an MCP server.
+ * `execute` receives arguments already validated and gated by the orchestrator, and should return
+ * an envelope; a throw is mapped with `toEnvelope`.
+ */
+export interface Agent {
+  readonly id: string;
+  initialize(): Promise<void>;
+  execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope>;
+  shutdown(): Promise<void>;
+  manifest(): AgentManifest;
+  health(): Promise<AgentHealth>;
+  /** Validates raw arguments for a tool; agents with zod schemas implement it, others are checked against the JSON Schema. */
+  validate?(toolName: string, args: unknown): { ok: true; value: unknown } | { ok: false; envelope: Envelope };
+  /** Subscribes to tool-list changes (MCP `notifications/tools/list_changed`, reconnects). Returns an unsubscribe function. */
+  onToolsChanged?(listener: () => void): () => void;
+}
+
+/** Creates an agent from configuration; registered by kind name on the orchestrator. */
+export type AgentFactory<Config = unknown> = (config: Config) => Agent;
