@@ -24,6 +24,11 @@ export interface AgentTool {
   /** Per-tool timeout override in milliseconds. */
   timeoutMs?: number | undefined;
   annotations?: ToolAnnotations | undefined;
+  /**
+   * Overrides the agent's `trusted` flag for this tool. Tools of untrusted agents need approval
+   * unless `annotations.readOnlyHint` is true.
+   */
+  trusted?: boolean | undefined;
 }
 
 /** What an agent receives with each call. */
@@ -61,6 +66,12 @@ export interface AgentManifest {
  */
 export interface Agent {
   readonly id: string;
+  /**
+   * Whether the orchestrator may run this agent's non-destructive tools without a person's approval.
+   * Absent means untrusted: every tool not marked `readOnlyHint` then needs approval. MCP agents set it
+   * from their server configuration; `connectorAgent` and `fromFunction` are trusted by default.
+   */
+  readonly trusted?: boolean | undefined;
   initialize(): Promise<void>;
   execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope>;
   shutdown(): Promise<void>;

@@ -22,6 +22,11 @@ export interface Proposal {
   reason?: string | undefined;
   /** Correlation id of the request that created it. */
   correlationId?: string | undefined;
+  /**
+   * Hash of the tool definition (description, input schema, annotations) the proposal was made
+   * against; a changed definition voids the proposal.
+   */
+  definitionHash?: string | undefined;
 }
 
 /**
