@@ -40,3 +40,11 @@ export {
   toolAvailability,
 } from './availability.js';
 export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';
+export {
+  type ConnectorSettings,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResult,
+  createHttpClient,
+  verifyFailure,
+} from './http.js';

@@ -1,0 +1,110 @@
+import { HttpError, retryAfterSeconds } from '@patchbay/envelope';
+import type { Credentials, VerifyResult } from './credentials.js';
+
+/** Settings every connector factory accepts (after vercel/ai's provider settings). */
+export interface ConnectorSettings {
+  /** API base URL: GitHub Enterprise, a Jira site, a proxy. */
+  baseUrl?: string;
+  /** Custom fetch (tests, proxies, tracing). Resolved at call time, so msw and late patches apply. */
+  fetch?: typeof globalThis.fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call a tool makes. */
+export interface HttpRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path relative to the base URL (leading slash optional), or an absolute URL. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body. */
+  json?: unknown;
+  /** `application/x-www-form-urlencoded` body (Twilio, Slack). */
+  form?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A successful response: parsed body (JSON when the service says so, else text) and headers. */
+export interface HttpResult<T> {
+  status: number;
+  headers: Headers;
+  data: T;
+}
+
+/** A small fetch client shared by connectors: base URL, auth headers, JSON/form bodies, `HttpError` on non-2xx. */
+export interface HttpClient {
+  request<T = unknown>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>>;
+}
+
+function compact(record: Record<string, string | number | boolean | undefined>): [string, string][] {
+  return Object.entries(record)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .map(([key, value]) => [key, String(value)]);
+}
+
+/**
+ * Creates the HTTP client a connector's tools share. `authorize` turns the subject's credentials
+ * into headers; it is called per request, so credentials never live in the client.
+ */
+export function createHttpClient(options: {
+  settings: ConnectorSettings;
+  defaultBaseUrl: string;
+  authorize: (credentials: Credentials) => Record<string, string>;
+  /** Headers the service always wants (API version, user agent). */
+  headers?: Record<string, string>;
+}): HttpClient {
+  const baseUrl = (options.settings.baseUrl ?? options.defaultBaseUrl).replace(/\/+$/, '');
+  return {
+    async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
+      const fetchImpl = options.settings.fetch ?? globalThis.fetch;
+      const url = new URL(/^https?:\/\//.test(request.path) ? request.path : `${baseUrl}/${request.path.replace(/^\/+/, '')}`);
+      for (const [key, value] of compact(request.query ?? {})) url.searchParams.set(key, value);
+      const headers = new Headers({
+        accept: 'application/json',
+        ...options.headers,
+        ...options.settings.headers,
+        ...request.headers,
+        ...options.authorize(credentials),
+      });
+      let body: string | undefined;
+      if (request.json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(request.json);
+      } else if (request.form !== undefined) {
+        headers.set('content-type', 'application/x-www-form-urlencoded');
+        body = new URLSearchParams(compact(request.form)).toString();
+      }
+      const response = await fetchImpl(url, { method: request.method ?? 'GET', headers, body, signal: request.signal });
+      if (!response.ok) throw await HttpError.fromResponse(response);
+      const text = response.status === 204 ? '' : await response.text();
+      const isJson = /json/i.test(response.headers.get('content-type') ?? '') || /^\s*[[{]/.test(text);
+      let data: unknown = text;
+      if (text && isJson) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = text;
+        }
+      }
+      return { status: response.status, headers: response.headers, data: (text ? data : undefined) as T };
+    },
+  };
+}
+
+/** Maps an error thrown while verifying credentials to a `VerifyResult`; never throws, never leaks. */
+export function verifyFailure(error: unknown): VerifyResult {
+  if (error instanceof HttpError) {
+    if (error.status === 401 || error.status === 403) {
+      if (error.status === 403 && error.headers.get('x-ratelimit-remaining') === '0') {
+        return { valid: false, reason: 'rate_limited', message: 'The service is rate limiting requests.', retryAfterS: retryAfterSeconds(error.headers) };
+      }
+      return { valid: false, reason: 'invalid_credentials', message: 'The service rejected these credentials.' };
+    }
+    if (error.status === 429) {
+      return { valid: false, reason: 'rate_limited', message: 'The service is rate limiting requests.', retryAfterS: retryAfterSeconds(error.headers) };
+    }
+    return { valid: false, reason: 'unreachable', message: `The service answered HTTP ${error.status}.` };
+  }
+  return { valid: false, reason: 'unreachable', message: 'The service could not be reached.' };
+}
