@@ -1,4 +1,10 @@
-import type { ArgumentIssue, EnvelopeMeta, ErrorEnvelope, MissingField, SuccessEnvelope } from './envelope.js';
+import type {
+  ArgumentIssue,
+  EnvelopeMeta,
+  ErrorEnvelope,
+  MissingField,
+  SuccessEnvelope,
+} from './envelope.js';
 import type { ErrorType } from './error-types.js';
 
 /** Fields any error constructor accepts. */
@@ -13,6 +19,7 @@ export interface ErrorOptions {
   retryable?: boolean;
   /** Seconds to wait before retrying. */
   retryAfterS?: number;
+  /** Metadata for logs and tracing; never secrets. */
   meta?: EnvelopeMeta;
 }
 
@@ -23,7 +30,10 @@ const defaults: Record<ErrorType, { message: string; retryable: boolean }> = {
     retryable: false,
   },
   rate_limited: { message: 'The service is rate limiting requests right now.', retryable: true },
-  permission_denied: { message: 'The connection does not have the permission this action needs.', retryable: false },
+  permission_denied: {
+    message: 'The connection does not have the permission this action needs.',
+    retryable: false,
+  },
   disabled_by_admin: { message: 'This action is not available.', retryable: false },
   needs_input: { message: 'Some information is needed before this can run.', retryable: false },
   invalid_arguments: { message: 'The request had invalid arguments.', retryable: false },
@@ -33,7 +43,10 @@ const defaults: Record<ErrorType, { message: string; retryable: boolean }> = {
   network_error: { message: 'The service could not be reached.', retryable: true },
   timeout: { message: 'The request took too long and was stopped.', retryable: true },
   tool_unavailable: { message: 'This tool is not available right now.', retryable: false },
-  approval_required: { message: 'This action needs approval from a person before it runs.', retryable: false },
+  approval_required: {
+    message: 'This action needs approval from a person before it runs.',
+    retryable: false,
+  },
   approval_denied: { message: 'This action was not approved.', retryable: false },
   internal_error: { message: 'Something went wrong while running this action.', retryable: false },
 };
@@ -67,7 +80,9 @@ export function failure(
   };
   if (options.connector !== undefined) envelope.connector = options.connector;
   if (options.setupUrl !== undefined) envelope.setup_url = options.setupUrl;
-  if (options.retryAfterS !== undefined) envelope.retry_after_s = Math.max(0, Math.ceil(options.retryAfterS));
+  if (typeof options.retryAfterS === 'number' && Number.isFinite(options.retryAfterS)) {
+    envelope.retry_after_s = Math.max(0, Math.ceil(options.retryAfterS));
+  }
   if (options.missing?.length) envelope.missing = options.missing;
   if (options.missingScopes?.length) envelope.missing_scopes = options.missingScopes;
   if (options.issues?.length) envelope.issues = options.issues;
@@ -92,7 +107,8 @@ export const disabledByAdmin = (options: ErrorOptions = {}) => failure('disabled
 export const needsInput = (options: ErrorOptions & { missing: MissingField[] }) =>
   failure('needs_input', {
     ...options,
-    userMessage: options.userMessage ?? options.missing.map((field) => field.question).join(' '),
+    userMessage:
+      options.userMessage ?? (options.missing.map((field) => field.question).join(' ') || undefined),
   });
 /** Arguments the model can correct itself. */
 export const invalidArguments = (options: ErrorOptions & { issues: ArgumentIssue[] }) =>

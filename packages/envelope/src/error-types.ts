@@ -39,4 +39,7 @@ export const userActionErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
 ]);
 
 /** Error types that the model itself can fix by calling again with other arguments. */
-export const interactiveErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>(['needs_input', 'invalid_arguments']);
+export const interactiveErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  'needs_input',
+  'invalid_arguments',
+]);

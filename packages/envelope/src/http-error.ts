@@ -8,9 +8,18 @@ export interface HttpResponseLike {
   body?: unknown;
 }
 
+function safeHeaders(init: HeadersInit | undefined): Headers {
+  try {
+    return new Headers(init);
+  } catch {
+    // A malformed header must not turn an HTTP failure into a crash of the error path.
+    return new Headers();
+  }
+}
+
 /**
  * Thrown by connectors for a non-2xx response after reading its body, so `toEnvelope` can use
- * status, headers and the service's own message. The message never includes request headers.
+ * status, headers and the service's own message. Holds response headers only, never the request's.
  */
 export class HttpError extends PatchbayError {
   readonly status: number;
@@ -29,12 +38,21 @@ export class HttpError extends PatchbayError {
     super('http_error', options.message ?? `HTTP ${options.status}`);
     this.name = 'HttpError';
     this.status = options.status;
-    this.headers = new Headers(options.headers);
+    this.headers = safeHeaders(options.headers);
     this.body = options.body;
     this.missingScopes = options.missingScopes;
   }
 
-  /** Reads a failed `Response` into an `HttpError` (JSON body when possible, else text). */
+  /** True for an `HttpError` from any copy of the package (duplicated installs included). */
+  static isHttpError(error: unknown): error is HttpError {
+    return (
+      PatchbayError.isInstance(error) &&
+      error.code === 'http_error' &&
+      typeof (error as { status?: unknown }).status === 'number'
+    );
+  }
+
+  /** Reads a failed `Response` into an `HttpError` (JSON body when possible, else text). Never rejects. */
   static async fromResponse(response: Response, options: { message?: string } = {}): Promise<HttpError> {
     let body: unknown;
     try {
@@ -42,11 +60,16 @@ export class HttpError extends PatchbayError {
       try {
         body = JSON.parse(text);
       } catch {
-        body = text;
+        body = text === '' ? undefined : text;
       }
     } catch {
       body = undefined;
     }
-    return new HttpError({ status: response.status, headers: response.headers, body, message: options.message });
+    return new HttpError({
+      status: response.status,
+      headers: response.headers,
+      body,
+      message: options.message,
+    });
   }
 }

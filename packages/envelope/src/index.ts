@@ -1,9 +1,9 @@
 export {
-  type ErrorOptions,
   approvalDenied,
   approvalRequired,
   conflict,
   disabledByAdmin,
+  type ErrorOptions,
   errorDefaults,
   failure,
   internalError,
@@ -22,18 +22,18 @@ export {
 } from './constructors.js';
 export {
   type ArgumentIssue,
+  argumentIssueSchema,
   type Envelope,
   type EnvelopeMeta,
   type ErrorEnvelope,
-  type MissingField,
-  type SuccessEnvelope,
-  argumentIssueSchema,
   envelopeMetaSchema,
   envelopeSchema,
   errorEnvelopeSchema,
   isEnvelope,
   isErrorEnvelope,
+  type MissingField,
   missingFieldSchema,
+  type SuccessEnvelope,
   successEnvelopeSchema,
 } from './envelope.js';
 export {
@@ -43,7 +43,14 @@ export {
   interactiveErrorTypes,
   userActionErrorTypes,
 } from './error-types.js';
-export { PatchbayError } from './patchbay-error.js';
 export { HttpError, type HttpResponseLike } from './http-error.js';
-export { REDACTED, redactString, redactValue } from './redact.js';
+export { PatchbayError } from './patchbay-error.js';
+export { createRedactor, REDACTED, type Redactor, redactString, redactValue } from './redact.js';
+export {
+  formatWait,
+  type ModelRenderOptions,
+  renderEnvelopeForModel,
+  renderEnvelopeForUser,
+  type UserRenderOptions,
+} from './render.js';
 export { type EnvelopeContext, redactWith, retryAfterSeconds, toEnvelope } from './to-envelope.js';

@@ -1,59 +1,179 @@
 /** Replacement text for a removed secret. */
 export const REDACTED = '[REDACTED]';
 
-// Common token shapes. Kept conservative enough not to eat ordinary words.
+/** Removes secrets from one string. */
+export type Redactor = (text: string) => string;
+
+// Secrets shorter than this are not searched for: they would match ordinary text.
+const minSecretLength = 4;
+const maxDepth = 64;
+
+// `(?<![A-Za-z0-9])` rather than `\b`: a token glued to `_`, `=` or `:` must still be found, and no
+// trailing `\b`, which would make a token followed by `_` match nothing at all.
 const tokenPatterns: RegExp[] = [
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b/g, // GitHub classic tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, // GitHub fine-grained tokens
-  /\bxox[abposre]-[A-Za-z0-9-]{8,}\b/g, // Slack tokens
-  /\bxapp-[A-Za-z0-9-]{8,}\b/g, // Slack app-level tokens
-  /\bsk-ant-[A-Za-z0-9_-]{16,}\b/g, // Anthropic keys
-  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b/g, // OpenAI keys
-  /\bre_[A-Za-z0-9_]{16,}\b/g, // Resend keys
-  /\blin_(?:api|oauth)_[A-Za-z0-9]{16,}\b/g, // Linear keys
-  /\b(?:secret|ntn)_[A-Za-z0-9]{20,}\b/g, // Notion integration tokens
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, // JWTs
-  /\b(Bearer|Basic|Bot|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, // Authorization header values
+  /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub classic tokens
+  /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, // GitHub fine-grained tokens
+  /(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9-]{8,}/g, // Slack tokens
+  /(?<![A-Za-z0-9])xapp-[A-Za-z0-9-]{8,}/g, // Slack app-level tokens
+  /(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{16,}/g, // Anthropic keys
+  /(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, // OpenAI keys
+  /(?<![A-Za-z0-9])re_(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{16,}/g, // Resend keys (a digit keeps prose out)
+  /(?<![A-Za-z0-9])lin_(?:api|oauth)_[A-Za-z0-9]{16,}/g, // Linear keys
+  /(?<![A-Za-z0-9])(?:secret|ntn)_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{20,}/g, // Notion integration tokens
+  /(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}/g, // AWS access key ids
+  /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, // JWTs (unsigned ones too)
 ];
 
-/**
- * Removes secrets from a string: every given credential value (exact occurrences, also in
- * URL-encoded and base64 form) and common token shapes. Pure; never throws.
- */
-export function redactString(text: string, secrets: Iterable<string> = []): string {
-  let result = text;
-  const values = [...secrets].filter((secret) => typeof secret === 'string' && secret.length >= 4);
-  // Longest first so a secret that contains another is removed whole.
-  values.sort((a, b) => b.length - a.length);
-  for (const secret of values) {
-    for (const form of new Set([secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')])) {
-      if (form.length >= 4) result = result.split(form).join(REDACTED);
+// Credential-carrying labels: the label stays so the text still reads, the value goes.
+const labelledPatterns: RegExp[] = [
+  // Header lines: `Authorization: Bearer x`, `x-api-key: x`, `Cookie: a=b`.
+  /\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|cookie|set-cookie)(["']?\s*[:=]\s*["']?)((?:bearer|basic|bot|token)\s+)?[^\s"',;]+/gi,
+  // Query parameters: `?access_token=x&`.
+  /([?&;](?:access_token|refresh_token|id_token|api_key|apikey|key|token|client_secret|password|secret|sig|signature|auth)=)()()[^&#\s"'<>]+/gi,
+  // Quoted JSON or config values: `"password": "x"`.
+  /(["']?(?:access_token|refresh_token|id_token|api_key|apikey|client_secret|password|passwd|secret|token|auth_token)["']?)(\s*[:=]\s*["'])()[^"'\n]+/gi,
+];
+
+// Authorization schemes in free text. `Bearer` is rare in prose; the others need a digit or `=`.
+const schemePatterns: RegExp[] = [
+  /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(Basic|Bot|Token)\s+(?=[A-Za-z0-9._~+/-]*[0-9=])[A-Za-z0-9._~+/=-]{8,}/gi,
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+function caseInsensitiveHex(byte: number): string {
+  return [...byte.toString(16).toUpperCase().padStart(2, '0')]
+    .map((digit) => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit))
+    .join('');
+}
+
+/** Matches the secret literally or with any of its non-alphanumeric characters percent-encoded. */
+function urlTolerantSource(secret: string): string {
+  const encoder = new TextEncoder();
+  let source = '';
+  for (const character of secret) {
+    if (/[A-Za-z0-9]/.test(character)) {
+      source += character;
+      continue;
     }
+    const encoded = [...encoder.encode(character)].map((byte) => `%${caseInsensitiveHex(byte)}`).join('');
+    const alternatives = [escapeRegExp(character), encoded];
+    if (character === ' ') alternatives.push('\\+');
+    source += `(?:${alternatives.join('|')})`;
   }
-  for (const pattern of tokenPatterns) {
-    result = result.replace(pattern, (match, scheme: string | undefined) =>
-      scheme && /^(bearer|basic|bot|token)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED,
-    );
-  }
-  return result;
+  return source;
 }
 
 /**
- * Deep-copies a JSON-like value with every string (keys included) redacted. Cycles and
- * non-plain objects are handled without throwing.
+ * The base64 characters fixed by the secret alone, for each of the three byte alignments it can
+ * have inside a longer encoded text, in the standard and the URL-safe alphabet.
  */
-export function redactValue<T>(value: T, secrets: Iterable<string> = [], seen = new WeakSet<object>()): T {
-  const list = [...secrets];
-  const walk = (current: unknown): unknown => {
-    if (typeof current === 'string') return redactString(current, list);
-    if (current === null || typeof current !== 'object') return current;
-    if (seen.has(current)) return '[Circular]';
-    seen.add(current);
-    if (Array.isArray(current)) return current.map(walk);
-    const copy: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(current)) copy[redactString(key, list)] = walk(inner);
-    return copy;
+function base64Cores(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const cores = new Set<string>();
+  for (let offset = 0; offset < 3; offset += 1) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const encoded = Buffer.from(padded).toString('base64').replace(/=+$/, '');
+    const start = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    const core = encoded.slice(start, end);
+    if (core.length >= minSecretLength + 2) {
+      cores.add(core);
+      cores.add(core.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+  }
+  return [...cores];
+}
+
+/**
+ * Builds a redactor for a set of credential values: each value is removed as written,
+ * percent-encoded (either hex case, `+` for space) and base64-encoded at any alignment, and
+ * common token shapes (GitHub, Slack, OpenAI, Anthropic, JWT, `Bearer` and header values) are
+ * removed whatever the secrets. Build it once and reuse it for many strings.
+ */
+export function createRedactor(secrets: Iterable<string> = []): Redactor {
+  const values = new Set<string>();
+  try {
+    for (const secret of secrets) {
+      if (typeof secret !== 'string') continue;
+      for (const form of [secret, secret.trim()]) if (form.length >= minSecretLength) values.add(form);
+    }
+  } catch {
+    // A broken iterable yields what it yielded before failing; the token shapes still apply.
+  }
+  // Longest first, because the regex alternation takes the first alternative that matches.
+  const sources = [...values]
+    .sort((a, b) => b.length - a.length)
+    .flatMap((secret) => [urlTolerantSource(secret), ...base64Cores(secret).map(escapeRegExp)]);
+  const secretPattern = sources.length > 0 ? new RegExp(sources.join('|'), 'g') : undefined;
+  return (text: string): string => {
+    if (typeof text !== 'string') return text;
+    let result = secretPattern ? text.replace(secretPattern, REDACTED) : text;
+    for (const pattern of tokenPatterns) result = result.replace(pattern, REDACTED);
+    for (const pattern of labelledPatterns) {
+      result = result.replace(
+        pattern,
+        (_match, label: string, separator: string, scheme: string | undefined) =>
+          `${label}${separator}${scheme ?? ''}${REDACTED}`,
+      );
+    }
+    for (const pattern of schemePatterns) {
+      result = result.replace(pattern, (_match, scheme: string) => `${scheme} ${REDACTED}`);
+    }
+    return result;
   };
-  return walk(value) as T;
+}
+
+/**
+ * Removes secrets from a string: every given credential value (also URL-encoded and base64) and
+ * common token shapes. Pure; never throws.
+ */
+export function redactString(text: string, secrets: Iterable<string> = []): string {
+  return createRedactor(secrets)(text);
+}
+
+/**
+ * A JSON-like deep copy of `value` with every string, keys included, redacted. Never throws:
+ * cycles become `[Circular]`, unreadable parts (throwing getters, hostile proxies) `[Unreadable]`,
+ * objects with `toJSON` (dates) are copied as they would serialise.
+ */
+export function redactValue<T>(value: T, secrets: Iterable<string> | Redactor = []): T {
+  const redact = typeof secrets === 'function' ? secrets : createRedactor(secrets);
+  const ancestors = new Set<object>();
+  const walk = (current: unknown, depth: number): unknown => {
+    if (typeof current === 'string') return redact(current);
+    if (current === null || typeof current !== 'object') return current;
+    if (ancestors.has(current)) return '[Circular]';
+    if (depth >= maxDepth) return '[Too deep]';
+    ancestors.add(current);
+    try {
+      const toJSON = (current as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return walk(toJSON.call(current), depth + 1);
+      if (Array.isArray(current)) {
+        const copy: unknown[] = [];
+        for (let index = 0; index < current.length; index += 1) copy.push(walk(current[index], depth + 1));
+        return copy;
+      }
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(current)) {
+        // defineProperty so a `__proto__` key stays data instead of changing the copy's prototype.
+        Object.defineProperty(copy, redact(key), {
+          value: walk((current as Record<string, unknown>)[key], depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return copy;
+    } catch {
+      return '[Unreadable]';
+    } finally {
+      ancestors.delete(current);
+    }
+  };
+  return walk(value, 0) as T;
 }
