@@ -1,0 +1,20 @@
+export { type Migration, migrate, migrations } from './migrations.js';
+export { defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
+export {
+  parseSecretKey,
+  resolveSecretKey,
+  secretKeyEnv,
+  secretKeyFileName,
+  secretKeyLength,
+} from './secret-key.js';
+export { SqliteStore } from './sqlite-store.js';
+export type {
+  AuditEntry,
+  AuditLog,
+  AuditRecord,
+  AuditSink,
+  ConnectionSummary,
+  PatchbayStore,
+  PolicyRule,
+  SaveConnectionInput,
+} from './store.js';

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PatchbayError } from '@patchbay/envelope';
+
+/** Length in bytes of an AES-256 key. */
+export const secretKeyLength = 32;
+
+/** Environment variable holding the store's secret key (base64 or hex of 32 bytes). */
+export const secretKeyEnv = 'PATCHBAY_SECRET_KEY';
+
+/** Name of the key file created under the Patchbay home when no key is configured. */
+export const secretKeyFileName = 'secret.key';
+
+/**
+ * Parses a 32-byte key written as 64 hex characters or base64. Throws `invalid_secret_key`
+ * (without echoing the value) for anything else.
+ */
+export function parseSecretKey(text: string, origin: string): Buffer {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) {
+    const decoded = Buffer.from(trimmed, 'base64');
+    if (decoded.length === secretKeyLength) return decoded;
+  }
+  throw new PatchbayError(
+    'invalid_secret_key',
+    `The secret key from ${origin} is not 32 bytes in base64 or hex. Generate one with: openssl rand -base64 32`,
+  );
+}
+
+/** Where a resolved key came from, for error messages (never the key itself). */
+export interface ResolvedSecretKey {
+  key: Buffer;
+  origin: string;
+}
+
+/**
+ * Resolves the store's key: an explicit key, else `PATCHBAY_SECRET_KEY`, else `<home>/secret.key`,
+ * which is created with mode 0600 on first use. Creation uses an exclusive open so two processes
+ * starting together agree on one key.
+ */
+export function resolveSecretKey(
+  home: string,
+  explicit: string | Uint8Array | undefined,
+  environment: NodeJS.ProcessEnv = process.env,
+): ResolvedSecretKey {
+  if (explicit !== undefined) {
+    if (typeof explicit === 'string')
+      return { key: parseSecretKey(explicit, 'the secretKey option'), origin: 'the secretKey option' };
+    if (explicit.length !== secretKeyLength) {
+      throw new PatchbayError('invalid_secret_key', `The secretKey option must be ${secretKeyLength} bytes.`);
+    }
+    return { key: Buffer.from(explicit), origin: 'the secretKey option' };
+  }
+  const fromEnvironment = environment[secretKeyEnv];
+  if (fromEnvironment !== undefined && fromEnvironment !== '') {
+    return { key: parseSecretKey(fromEnvironment, secretKeyEnv), origin: secretKeyEnv };
+  }
+  const file = join(home, secretKeyFileName);
+  try {
+    return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${randomBytes(secretKeyLength).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    // The umask may have widened the mode; the key must be readable by its owner only.
+    chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+}

@@ -1,0 +1,27 @@
+import type { SqliteHandle } from './sqlite-handle.js';
+import type { AuditEntry, AuditLog, AuditRecord } from './store.js';
+
+/** The audit table: rows are only ever inserted (triggers refuse UPDATE and DELETE). */
+export class SqliteAuditLog implements AuditLog {
+  constructor(private readonly handle: SqliteHandle) {}
+
+  /** Appends one JSON entry. */
+  async append(entry: AuditEntry): Promise<void> {
+    const at = typeof entry.at === 'string' ? entry.at : new Date().toISOString();
+    this.handle.guard((database) =>
+      database
+        .prepare('INSERT INTO audit (at, entry) VALUES (?, ?)')
+        .run(at, JSON.stringify({ ...entry, at })),
+    );
+  }
+
+  /** Entries in append order. */
+  async list(options: { afterSeq?: number; limit?: number } = {}): Promise<AuditRecord[]> {
+    return this.handle.guard((database) => {
+      const rows = database
+        .prepare('SELECT seq, at, entry FROM audit WHERE seq > ? ORDER BY seq LIMIT ?')
+        .all(options.afterSeq ?? 0, options.limit ?? 100) as { seq: number; at: string; entry: string }[];
+      return rows.map((row) => ({ seq: Number(row.seq), at: row.at, entry: JSON.parse(row.entry) }));
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import { PatchbayError } from '@patchbay/envelope';
+import type { Proposal, ProposalState, ProposalStore } from '@patchbay/orchestrator';
+import { immediateTransaction } from './sqlite-database.js';
+import type { SqliteHandle } from './sqlite-handle.js';
+
+interface ProposalRow {
+  id: string;
+  subject: string;
+  tool: string;
+  args: string;
+  args_hash: string;
+  created_at: string;
+  state: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  reason: string | null;
+  correlation_id: string | null;
+}
+
+function toProposal(row: ProposalRow): Proposal {
+  const proposal: Proposal = {
+    id: row.id,
+    subject: row.subject,
+    tool: row.tool,
+    args: JSON.parse(row.args),
+    argsHash: row.args_hash,
+    createdAt: row.created_at,
+    state: row.state as ProposalState,
+  };
+  if (row.decided_at !== null) proposal.decidedAt = row.decided_at;
+  if (row.decided_by !== null) proposal.decidedBy = row.decided_by;
+  if (row.reason !== null) proposal.reason = row.reason;
+  if (row.correlation_id !== null) proposal.correlationId = row.correlation_id;
+  return proposal;
+}
+
+/** Proposals in SQLite; `transition` is one conditional UPDATE under the write lock. */
+export class SqliteProposalStore implements ProposalStore {
+  constructor(private readonly handle: SqliteHandle) {}
+
+  /** Inserts a new proposal; a duplicate id is a `conflict` PatchbayError. */
+  async create(proposal: Proposal): Promise<void> {
+    this.handle.guard((database) => {
+      const existing = database.prepare('SELECT 1 FROM proposals WHERE id = ?').get(proposal.id);
+      if (existing) throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
+      database
+        .prepare(
+          `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, decided_at, decided_by, reason, correlation_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          proposal.id,
+          proposal.subject,
+          proposal.tool,
+          JSON.stringify(proposal.args ?? null),
+          proposal.argsHash,
+          proposal.createdAt,
+          proposal.state,
+          proposal.decidedAt ?? null,
+          proposal.decidedBy ?? null,
+          proposal.reason ?? null,
+          proposal.correlationId ?? null,
+        );
+    });
+  }
+
+  /** One proposal by id. */
+  async get(id: string): Promise<Proposal | undefined> {
+    return this.handle.guard((database) => {
+      const row = database.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
+      return row ? toProposal(row) : undefined;
+    });
+  }
+
+  /** Proposals, oldest first, optionally of one subject and/or state. */
+  async list(filter: { subject?: string; state?: ProposalState } = {}): Promise<Proposal[]> {
+    return this.handle.guard((database) => {
+      const rows = database
+        .prepare(
+          `SELECT * FROM proposals
+           WHERE (:subject IS NULL OR subject = :subject) AND (:state IS NULL OR state = :state)
+           ORDER BY created_at, id`,
+        )
+        .all({ subject: filter.subject ?? null, state: filter.state ?? null }) as unknown as ProposalRow[];
+      return rows.map(toProposal);
+    });
+  }
+
+  /** Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. */
+  async transition(
+    id: string,
+    from: ProposalState,
+    to: ProposalState,
+    decision: { decidedBy?: string; reason?: string; at?: string } = {},
+  ): Promise<Proposal | undefined> {
+    return this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        const result = database
+          .prepare(
+            `UPDATE proposals
+             SET state = ?, decided_at = COALESCE(?, decided_at), decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason)
+             WHERE id = ? AND state = ?`,
+          )
+          .run(
+            to,
+            decision.at ?? new Date().toISOString(),
+            decision.decidedBy ?? null,
+            decision.reason ?? null,
+            id,
+            from,
+          );
+        if (Number(result.changes) !== 1) return undefined;
+        const row = database
+          .prepare('SELECT * FROM proposals WHERE id = ?')
+          .get(id) as unknown as ProposalRow;
+        return toProposal(row);
+      }),
+    );
+  }
+}

@@ -1,0 +1,369 @@
+import type { Credentials, StoredConnection, SubjectState } from '@patchbay/connector';
+import { PatchbayError } from '@patchbay/envelope';
+import { seal, unseal } from './credential-cipher.js';
+import type { ResolvedSecretKey } from './secret-key.js';
+import { SqliteAuditLog } from './sqlite-audit-log.js';
+import { immediateTransaction, readTransaction } from './sqlite-database.js';
+import type { SqliteHandle } from './sqlite-handle.js';
+import { SqliteProposalStore } from './sqlite-proposal-store.js';
+import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
+
+/** Stored in `admin_policy.subject` for rules that apply to every subject. */
+const everySubject = '';
+const keyCheckName = 'key_check';
+const keyCheckPlaintext = 'patchbay-secret-key-check';
+
+interface ConnectionRow {
+  connector_id: string;
+  credentials_ciphertext: Uint8Array | null;
+  credentials_iv: Uint8Array | null;
+  credentials_tag: Uint8Array | null;
+  scopes: string;
+  identity: string | null;
+  credential_error: string | null;
+  verified_at: string | null;
+}
+
+function summary(row: ConnectionRow): ConnectionSummary {
+  const result: ConnectionSummary = {
+    connectorId: row.connector_id,
+    hasCredentials: row.credentials_ciphertext !== null,
+    scopes: JSON.parse(row.scopes) as string[],
+  };
+  if (row.identity !== null) result.identity = row.identity;
+  if (row.credential_error !== null) result.credentialError = row.credential_error;
+  if (row.verified_at !== null) result.verifiedAt = row.verified_at;
+  return result;
+}
+
+function requireName(value: string, what: string): void {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new PatchbayError('invalid_argument', `${what} must be a non-empty string.`);
+  }
+}
+
+/** Additional authenticated data binding a credential row to its subject and connector. */
+const credentialContext = (subject: string, connectorId: string) =>
+  `patchbay:credentials:${JSON.stringify([subject, connectorId])}`;
+
+/** The embedded SQLite implementation of {@link PatchbayStore}. */
+export class SqliteStore implements PatchbayStore {
+  readonly proposals: SqliteProposalStore;
+  readonly audit: SqliteAuditLog;
+  private secretKey: ResolvedSecretKey | undefined;
+
+  constructor(
+    private readonly handle: SqliteHandle,
+    private readonly keyResolver: () => ResolvedSecretKey,
+  ) {
+    this.proposals = new SqliteProposalStore(handle);
+    this.audit = new SqliteAuditLog(handle);
+  }
+
+  /** The database file. */
+  get location(): string {
+    return this.handle.path;
+  }
+
+  /**
+   * Resolves the key on first use and checks it against the value sealed with the first key this
+   * database saw, so a wrong key fails loudly before any credential is touched.
+   */
+  private key(): ResolvedSecretKey {
+    if (this.secretKey) return this.secretKey;
+    const resolved = this.keyResolver();
+    this.handle.guard((database) => {
+      const read = () =>
+        database.prepare('SELECT value FROM store_meta WHERE key = ?').get(keyCheckName) as
+          | { value: Uint8Array }
+          | undefined;
+      let row = read();
+      if (!row) {
+        immediateTransaction(database, () => {
+          const sealed = seal(resolved.key, keyCheckPlaintext, keyCheckName);
+          const value = Buffer.concat([sealed.iv, sealed.tag, sealed.ciphertext]);
+          database
+            .prepare('INSERT OR IGNORE INTO store_meta (key, value) VALUES (?, ?)')
+            .run(keyCheckName, value);
+        });
+        row = read()!;
+      }
+      const value = Buffer.from(row.value);
+      const sealed = {
+        iv: value.subarray(0, 12),
+        tag: value.subarray(12, 28),
+        ciphertext: value.subarray(28),
+      };
+      unseal(resolved.key, sealed, keyCheckName, resolved.origin);
+    });
+    this.secretKey = resolved;
+    return resolved;
+  }
+
+  private decrypt(subject: string, row: ConnectionRow): Credentials {
+    if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
+      return {};
+    const { key, origin } = this.key();
+    const plaintext = unseal(
+      key,
+      { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
+      credentialContext(subject, row.connector_id),
+      origin,
+    );
+    return JSON.parse(plaintext) as Credentials;
+  }
+
+  /** Reads connections, admin policy and live rate limits in one read transaction. */
+  async load(subject: string): Promise<SubjectState> {
+    requireName(subject, 'subject');
+    const now = new Date().toISOString();
+    const { rows, disabled, limits } = this.handle.guard((database) =>
+      readTransaction(database, () => ({
+        rows: database
+          .prepare('SELECT * FROM connections WHERE subject = ? ORDER BY connector_id')
+          .all(subject) as unknown as ConnectionRow[],
+        disabled: database
+          .prepare(
+            'SELECT DISTINCT connector_id FROM admin_policy WHERE subject IN (?, ?) ORDER BY connector_id',
+          )
+          .all(subject, everySubject) as { connector_id: string }[],
+        limits: database
+          .prepare(
+            'SELECT connector_id, until FROM rate_limits WHERE subject = ? AND until > ? ORDER BY connector_id',
+          )
+          .all(subject, now) as { connector_id: string; until: string }[],
+      })),
+    );
+    const connections: StoredConnection[] = rows.map((row) => {
+      const { connectorId, scopes, credentialError, verifiedAt } = summary(row);
+      const connection: StoredConnection = { connectorId, credentials: this.decrypt(subject, row), scopes };
+      if (credentialError !== undefined) connection.credentialError = credentialError;
+      if (verifiedAt !== undefined) connection.verifiedAt = verifiedAt;
+      return connection;
+    });
+    return {
+      connections,
+      disabledConnectorIds: disabled.map((row) => row.connector_id),
+      rateLimitedUntil: Object.fromEntries(limits.map((row) => [row.connector_id, row.until])),
+    };
+  }
+
+  /** Records a rate limit until an ISO time (normalised to UTC). */
+  async markRateLimited(subject: string, connectorId: string, until: string): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connectorId, 'connectorId');
+    const time = Date.parse(until);
+    if (Number.isNaN(time)) throw new PatchbayError('invalid_argument', `"${until}" is not an ISO time.`);
+    this.handle.guard((database) =>
+      database
+        .prepare(
+          `INSERT INTO rate_limits (subject, connector_id, until) VALUES (?, ?, ?)
+           ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
+        )
+        .run(subject, connectorId, new Date(time).toISOString()),
+    );
+  }
+
+  /** Marks an existing connection invalid; without a stored connection there is nothing to mark. */
+  async markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void> {
+    this.handle.guard((database) =>
+      database
+        .prepare(
+          'UPDATE connections SET credential_error = ?, updated_at = ? WHERE subject = ? AND connector_id = ?',
+        )
+        .run(error, new Date().toISOString(), subject, connectorId),
+    );
+  }
+
+  /** Encrypts and stores a verified connection. */
+  async saveConnection(subject: string, connection: SaveConnectionInput): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connection.connectorId, 'connectorId');
+    const { key } = this.key();
+    const sealed = seal(
+      key,
+      JSON.stringify(connection.credentials),
+      credentialContext(subject, connection.connectorId),
+    );
+    const now = new Date().toISOString();
+    this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        database
+          .prepare(
+            `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
+               scopes, identity, credential_error, verified_at, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+             ON CONFLICT (subject, connector_id) DO UPDATE SET
+               credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
+               credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
+               credential_error = NULL, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+          )
+          .run(
+            subject,
+            connection.connectorId,
+            sealed.ciphertext,
+            sealed.iv,
+            sealed.tag,
+            JSON.stringify(connection.scopes),
+            connection.identity ?? null,
+            connection.verifiedAt ?? now,
+            now,
+            now,
+          );
+        database
+          .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
+          .run(subject, connection.connectorId);
+      }),
+    );
+  }
+
+  /** Upserts the connection row with the verification error, keeping whatever credentials it had. */
+  async recordFailedVerification(
+    subject: string,
+    connectorId: string,
+    error: string,
+    at?: string,
+  ): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connectorId, 'connectorId');
+    const now = new Date().toISOString();
+    this.handle.guard((database) =>
+      database
+        .prepare(
+          `INSERT INTO connections (subject, connector_id, scopes, credential_error, verified_at, created_at, updated_at)
+           VALUES (?, ?, '[]', ?, ?, ?, ?)
+           ON CONFLICT (subject, connector_id) DO UPDATE SET
+             credential_error = excluded.credential_error, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+        )
+        .run(subject, connectorId, error, at ?? now, now, now),
+    );
+  }
+
+  /** Connections of a subject, without credentials. */
+  async listConnections(subject: string): Promise<ConnectionSummary[]> {
+    return this.handle.guard((database) =>
+      (
+        database
+          .prepare('SELECT * FROM connections WHERE subject = ? ORDER BY connector_id')
+          .all(subject) as unknown as ConnectionRow[]
+      ).map(summary),
+    );
+  }
+
+  /** One connection with decrypted credentials. */
+  async getConnection(
+    subject: string,
+    connectorId: string,
+  ): Promise<(ConnectionSummary & { credentials: Credentials }) | undefined> {
+    const row = this.handle.guard(
+      (database) =>
+        database
+          .prepare('SELECT * FROM connections WHERE subject = ? AND connector_id = ?')
+          .get(subject, connectorId) as ConnectionRow | undefined,
+    );
+    return row ? { ...summary(row), credentials: this.decrypt(subject, row) } : undefined;
+  }
+
+  /** Deletes a connection and its rate-limit state. */
+  async deleteConnection(subject: string, connectorId: string): Promise<boolean> {
+    return this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        database
+          .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
+          .run(subject, connectorId);
+        const result = database
+          .prepare('DELETE FROM connections WHERE subject = ? AND connector_id = ?')
+          .run(subject, connectorId);
+        return Number(result.changes) > 0;
+      }),
+    );
+  }
+
+  /** Adds a disable rule (idempotent). */
+  async disableConnector(connectorId: string, subject?: string): Promise<void> {
+    requireName(connectorId, 'connectorId');
+    this.handle.guard((database) =>
+      database
+        .prepare('INSERT OR IGNORE INTO admin_policy (connector_id, subject, created_at) VALUES (?, ?, ?)')
+        .run(connectorId, subject ?? everySubject, new Date().toISOString()),
+    );
+  }
+
+  /** Removes a disable rule. */
+  async enableConnector(connectorId: string, subject?: string): Promise<boolean> {
+    return this.handle.guard((database) => {
+      const result = database
+        .prepare('DELETE FROM admin_policy WHERE connector_id = ? AND subject = ?')
+        .run(connectorId, subject ?? everySubject);
+      return Number(result.changes) > 0;
+    });
+  }
+
+  /** Every admin rule, global ones first. */
+  async listPolicy(): Promise<PolicyRule[]> {
+    return this.handle.guard((database) =>
+      (
+        database
+          .prepare(
+            'SELECT connector_id, subject, created_at FROM admin_policy ORDER BY subject, connector_id',
+          )
+          .all() as {
+          connector_id: string;
+          subject: string;
+          created_at: string;
+        }[]
+      ).map((row) => {
+        const rule: PolicyRule = { connectorId: row.connector_id, createdAt: row.created_at };
+        if (row.subject !== everySubject) rule.subject = row.subject;
+        return rule;
+      }),
+    );
+  }
+
+  /** Deletes a rate-limit row. */
+  async clearRateLimit(subject: string, connectorId: string): Promise<void> {
+    this.handle.guard((database) =>
+      database
+        .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
+        .run(subject, connectorId),
+    );
+  }
+
+  /** Saves a JSON checkpoint. */
+  async saveCheckpoint(threadId: string, value: unknown): Promise<void> {
+    requireName(threadId, 'threadId');
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new PatchbayError('invalid_argument', 'A checkpoint must be a JSON value.');
+    this.handle.guard((database) =>
+      database
+        .prepare(
+          `INSERT INTO checkpoints (thread_id, value, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (thread_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        )
+        .run(threadId, json, new Date().toISOString()),
+    );
+  }
+
+  /** Loads a JSON checkpoint. */
+  async loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined> {
+    const row = this.handle.guard(
+      (database) =>
+        database.prepare('SELECT value FROM checkpoints WHERE thread_id = ?').get(threadId) as
+          | { value: string }
+          | undefined,
+    );
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  /** Deletes a checkpoint. */
+  async deleteCheckpoint(threadId: string): Promise<void> {
+    this.handle.guard((database) =>
+      database.prepare('DELETE FROM checkpoints WHERE thread_id = ?').run(threadId),
+    );
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.handle.database.isOpen) this.handle.database.close();
+  }
+}

@@ -1,0 +1,108 @@
+import type { Credentials, StatusSource } from '@patchbay/connector';
+import type { ProposalStore } from '@patchbay/orchestrator';
+
+/** A connection as listed (no credentials: listing never decrypts). */
+export interface ConnectionSummary {
+  connectorId: string;
+  /** True when credentials are stored (a failed first connect stores none). */
+  hasCredentials: boolean;
+  /** Scopes granted at the last successful verification. */
+  scopes: string[];
+  /** Who the credentials belong to, for display. Never a secret. */
+  identity?: string | undefined;
+  /** Why the credentials are invalid, when the last verification or a call rejected them. */
+  credentialError?: string | undefined;
+  /** ISO time of the last verification. */
+  verifiedAt?: string | undefined;
+}
+
+/** What a successful connect stores. */
+export interface SaveConnectionInput {
+  connectorId: string;
+  /** Secret; encrypted before it reaches the file. */
+  credentials: Credentials;
+  scopes: string[];
+  identity?: string | undefined;
+  /** ISO time of the verification; defaults to now. */
+  verifiedAt?: string | undefined;
+}
+
+/** One admin rule: a connector disabled for one subject, or for everyone (`subject` undefined). */
+export interface PolicyRule {
+  connectorId: string;
+  subject?: string | undefined;
+  /** ISO time the rule was made. */
+  createdAt: string;
+}
+
+/** An audit entry: any JSON object; `at` (ISO time) is filled in when missing. Must hold no secrets. */
+export type AuditEntry = { at?: string } & Record<string, unknown>;
+
+/** A stored audit entry with its position in the append-only log. */
+export interface AuditRecord {
+  seq: number;
+  at: string;
+  entry: Record<string, unknown>;
+}
+
+/** Where audit entries go: append only. */
+export interface AuditSink {
+  append(entry: AuditEntry): Promise<void>;
+}
+
+/** The append-only audit log of a store. */
+export interface AuditLog extends AuditSink {
+  /** Entries in append order, optionally after a sequence number, at most `limit` (default 100). */
+  list(options?: { afterSeq?: number; limit?: number }): Promise<AuditRecord[]>;
+}
+
+/**
+ * Everything Patchbay persists, behind one interface so the embedded SQLite store and a future
+ * Postgres store are interchangeable. It is the {@link StatusSource} of the protocol and the
+ * orchestrator, and `proposals` is their {@link ProposalStore}.
+ */
+export interface PatchbayStore extends StatusSource {
+  /** Where the data lives (a file path for SQLite). */
+  readonly location: string;
+  /** Proposals awaiting or past approval; every transition is a compare-and-set. */
+  readonly proposals: ProposalStore;
+  /** The append-only audit log. */
+  readonly audit: AuditLog;
+
+  /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
+  saveConnection(subject: string, connection: SaveConnectionInput): Promise<void>;
+  /**
+   * Records a failed verification: the connection shows `invalid_credentials` with `error`. The
+   * rejected credentials are not stored; earlier ones, if any, stay encrypted but unused until a
+   * successful connect.
+   */
+  recordFailedVerification(subject: string, connectorId: string, error: string, at?: string): Promise<void>;
+  /** Lists a subject's connections without decrypting anything. */
+  listConnections(subject: string): Promise<ConnectionSummary[]>;
+  /** One connection with its decrypted credentials, or undefined. */
+  getConnection(
+    subject: string,
+    connectorId: string,
+  ): Promise<(ConnectionSummary & { credentials: Credentials }) | undefined>;
+  /** Removes a connection (and its rate-limit state). Returns false when there was none. */
+  deleteConnection(subject: string, connectorId: string): Promise<boolean>;
+
+  /** Disables a connector for one subject, or for everyone when `subject` is undefined. */
+  disableConnector(connectorId: string, subject?: string): Promise<void>;
+  /** Removes the matching disable rule. Returns false when there was none. */
+  enableConnector(connectorId: string, subject?: string): Promise<boolean>;
+  /** Every admin rule. */
+  listPolicy(): Promise<PolicyRule[]>;
+  /** Forgets a rate limit before it runs out (e.g. after a successful call). */
+  clearRateLimit(subject: string, connectorId: string): Promise<void>;
+
+  /** Saves a conversation checkpoint (any JSON value) under a thread id, replacing the previous one. */
+  saveCheckpoint(threadId: string, value: unknown): Promise<void>;
+  /** The last checkpoint of a thread, or undefined. */
+  loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined>;
+  /** Deletes a thread's checkpoint. */
+  deleteCheckpoint(threadId: string): Promise<void>;
+
+  /** Releases the database handle. */
+  close(): void;
+}
