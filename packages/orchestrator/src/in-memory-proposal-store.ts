@@ -1,0 +1,42 @@
+import type { Proposal, ProposalState, ProposalStore } from './proposals.js';
+
+/**
+ * A process-local {@link ProposalStore}. Transitions are compare-and-set within the event loop, so
+ * two concurrent executions of one approval run it once. State is lost on restart: use
+ * `@patchbay/store` to keep proposals across processes.
+ */
+export function createInMemoryProposalStore(): ProposalStore {
+  const proposals = new Map<string, Proposal>();
+  const copy = (proposal: Proposal): Proposal => structuredClone(proposal);
+  return {
+    async create(proposal) {
+      if (proposals.has(proposal.id)) throw new Error(`proposal ${proposal.id} already exists`);
+      proposals.set(proposal.id, copy(proposal));
+    },
+    async get(id) {
+      const proposal = proposals.get(id);
+      return proposal ? copy(proposal) : undefined;
+    },
+    async list(filter: { subject?: string; state?: ProposalState } = {}) {
+      const result: Proposal[] = [];
+      for (const proposal of proposals.values()) {
+        if (filter.subject !== undefined && proposal.subject !== filter.subject) continue;
+        if (filter.state !== undefined && proposal.state !== filter.state) continue;
+        result.push(copy(proposal));
+      }
+      return result;
+    },
+    async transition(id, from, to, decision = {}) {
+      const current = proposals.get(id);
+      if (!current || current.state !== from) return undefined;
+      const next: Proposal = { ...current, state: to };
+      if (to === 'approved' || to === 'rejected') {
+        next.decidedAt = decision.at ?? new Date().toISOString();
+        if (decision.decidedBy !== undefined) next.decidedBy = decision.decidedBy;
+        if (decision.reason !== undefined) next.reason = decision.reason;
+      }
+      proposals.set(id, next);
+      return copy(next);
+    },
+  };
+}
