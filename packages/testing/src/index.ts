@@ -1,1 +1,23 @@
-export {};
+export { type CallToolAsSubjectOptions, callToolAsSubject } from './call-tool-as-subject.js';
+export { canaryCredentials, canarySecret, findSecretLeaks } from './canary.js';
+export {
+  type ConformanceOptions,
+  defaultExpectedErrorTypes,
+  defaultFailureResponses,
+  describeConnectorConformance,
+  type FailureKind,
+  failureKinds,
+} from './conformance.js';
+export { defaultCapturedAt, type SnapshotForOptions, snapshotFor } from './snapshot-for.js';
+export {
+  assertNoUnhandledRequests,
+  createTestServer,
+  type RecordedRequest,
+  type ResponseSpec,
+  type Route,
+  type RouteResolver,
+  type Routes,
+  responseFrom,
+  type TestServer,
+  type TestServerOptions,
+} from './test-server.js';
