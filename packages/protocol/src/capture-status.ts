@@ -1,0 +1,149 @@
+import type {
+  Connector,
+  ConnectorStatusEntry,
+  StatusSnapshot,
+  StatusSource,
+  StoredConnection,
+  VerifyResult,
+} from '@patchbay/connector';
+import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
+import { defaultVerificationCache, type VerificationCache } from './verification-cache.js';
+
+/** Live credential verification settings for {@link captureStatus}. */
+export interface VerifyOptions {
+  /** How long a verification result stays valid, in milliseconds. */
+  ttlMs: number;
+  /** Where results are kept; defaults to one process-wide cache. */
+  cache?: VerificationCache;
+  /** Gives up on a `verify` call after this many milliseconds and keeps the stored status. */
+  timeoutMs?: number;
+}
+
+/** Arguments of {@link captureStatus}. */
+export interface CaptureStatusOptions {
+  /** Every installed connector; the snapshot has one entry per connector. */
+  connectors: readonly Connector[];
+  source: StatusSource;
+  /** Whose status to capture (a user or workspace id). */
+  subject: string;
+  /** Capture time; a function is read once per capture. Defaults to the system clock. */
+  now?: Clock;
+  /** When set, connected credentials are checked with each connector's `verify`, cached for `ttlMs`. */
+  verify?: VerifyOptions;
+}
+
+const unreachable = (message: string): VerifyResult => ({ valid: false, reason: 'unreachable', message });
+
+async function runVerify(connector: Connector, connection: StoredConnection, timeoutMs: number | undefined) {
+  try {
+    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const pending = connector.verify(connection.credentials, signal ? { signal } : undefined);
+    if (!signal) return await pending;
+    // A verify that ignores its signal must still not hold the turn.
+    const aborted = new Promise<VerifyResult>((resolve) =>
+      signal.addEventListener('abort', () => resolve(unreachable('verification timed out')), { once: true }),
+    );
+    return await Promise.race([pending, aborted]);
+  } catch {
+    // The contract says verify never throws; one that does tells us nothing about the credentials.
+    return unreachable('verification failed');
+  }
+}
+
+/**
+ * Captures one subject's connector status: stored connections, admin policy and rate limits from
+ * the source, optionally checked live. Precedence: disabled by admin, then rate limited (until a
+ * future time), then a recorded credential error, then connected, else not configured.
+ */
+export async function captureStatus(options: CaptureStatusOptions): Promise<StatusSnapshot> {
+  const { source, subject, verify } = options;
+  const now = readClock(options.now);
+  const nowMs = now.getTime();
+  const state = await source.load(subject);
+  const connectors = [...options.connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const installed = new Set(connectors.map((connector) => connector.id));
+  const disabled = new Set(state.disabledConnectorIds);
+  const connections = new Map(state.connections.map((connection) => [connection.connectorId, connection]));
+
+  const rateLimitedUntil = (connectorId: string) => {
+    const until = state.rateLimitedUntil[connectorId];
+    const untilMs = until === undefined ? Number.NaN : Date.parse(until);
+    return untilMs > nowMs ? until : undefined;
+  };
+
+  const entries = await Promise.all(
+    connectors.map(async (connector): Promise<ConnectorStatusEntry> => {
+      const id = connector.id;
+      if (disabled.has(id)) return { id, status: 'disabled_by_admin', scopes: [] };
+      const limitedUntil = rateLimitedUntil(id);
+      if (limitedUntil !== undefined)
+        return { id, status: 'rate_limited', scopes: [], retryAfter: limitedUntil };
+      const connection = connections.get(id);
+      if (!connection) return { id, status: 'not_configured', scopes: [] };
+      const verifiedAt = connection.verifiedAt === undefined ? {} : { verifiedAt: connection.verifiedAt };
+      if (connection.credentialError !== undefined) {
+        return {
+          id,
+          status: 'invalid_credentials',
+          scopes: [],
+          error: connection.credentialError,
+          ...verifiedAt,
+        };
+      }
+      const connected: ConnectorStatusEntry = {
+        id,
+        status: 'connected',
+        scopes: [...connection.scopes],
+        ...verifiedAt,
+      };
+      if (!verify) return connected;
+      return verifyEntry(connector, connection, connected);
+    }),
+  );
+
+  async function verifyEntry(
+    connector: Connector,
+    connection: StoredConnection,
+    connected: ConnectorStatusEntry,
+  ): Promise<ConnectorStatusEntry> {
+    const cache = verify!.cache ?? defaultVerificationCache();
+    const result = await cache.get(
+      { subject, connectorId: connector.id, credentials: connection.credentials },
+      { now: nowMs, ttlMs: verify!.ttlMs },
+      () => runVerify(connector, connection, verify!.timeoutMs),
+    );
+    const id = connector.id;
+    if (result.valid)
+      return { id, status: 'connected', scopes: [...result.scopes], verifiedAt: toIsoSeconds(now) };
+    if (result.reason === 'invalid_credentials') {
+      // Written back so the next turn, another instance and the CLI see it without verifying again.
+      await source.markInvalidCredentials(subject, id, result.message);
+      return {
+        id,
+        status: 'invalid_credentials',
+        scopes: [],
+        error: result.message,
+        verifiedAt: toIsoSeconds(now),
+      };
+    }
+    if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
+      const until = new Date(nowMs + result.retryAfterS * 1000).toISOString();
+      await source.markRateLimited(subject, id, until);
+      return { id, status: 'rate_limited', scopes: [], retryAfter: until };
+    }
+    // Could not tell: the stored status stands rather than hiding a working connector.
+    return connected;
+  }
+
+  const unknown = new Set<string>();
+  for (const id of [...connections.keys(), ...Object.keys(state.rateLimitedUntil)]) {
+    if (!installed.has(id)) unknown.add(id);
+  }
+
+  return {
+    subject,
+    capturedAt: toIsoSeconds(now),
+    connectors: Object.fromEntries(entries.map((entry) => [entry.id, entry])),
+    unknownConnectorIds: [...unknown].sort(),
+  };
+}

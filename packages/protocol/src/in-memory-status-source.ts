@@ -1,0 +1,119 @@
+import type { Credentials, StatusSource, StoredConnection, SubjectState } from '@patchbay/connector';
+import { PatchbayError } from '@patchbay/envelope';
+
+/** Initial content of an in-memory status source. */
+export interface InMemoryStatusSourceState {
+  /** Stored connections by subject. */
+  connections?: Record<string, StoredConnection[]>;
+  /** Connector ids disabled for everyone. */
+  disabledConnectorIds?: string[];
+  /** Connector ids disabled per subject. */
+  disabledBySubject?: Record<string, string[]>;
+  /** Rate-limit state by subject, then connector id, as an ISO time. */
+  rateLimitedUntil?: Record<string, Record<string, string>>;
+}
+
+/** A {@link StatusSource} held in process memory, with setters for the operations a CLI or test needs. */
+export interface InMemoryStatusSource extends StatusSource {
+  /** Stores (or replaces) a subject's connection; clears any earlier credential error. */
+  connect(
+    subject: string,
+    connectorId: string,
+    connection: { credentials: Credentials; scopes?: string[] },
+  ): void;
+  /** Removes a subject's connection. */
+  disconnect(subject: string, connectorId: string): void;
+  /** Admin policy: disables a connector for one subject, or for everyone when no subject is given. */
+  disable(connectorId: string, subject?: string): void;
+  /** Lifts a {@link InMemoryStatusSource.disable} made with the same arguments. */
+  enable(connectorId: string, subject?: string): void;
+  /** Sets (or with `undefined` clears) the time until which a connector is rate limited for a subject. */
+  setRateLimit(subject: string, connectorId: string, until: Date | string | undefined): void;
+}
+
+/**
+ * Creates an in-memory status source: for tests, examples and single-process tools. It keeps
+ * secrets in memory unencrypted; `@patchbay/store` is the persistent one.
+ */
+export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = {}): InMemoryStatusSource {
+  const connections = new Map<string, Map<string, StoredConnection>>();
+  for (const [subject, list] of Object.entries(initial.connections ?? {})) {
+    connections.set(subject, new Map(list.map((connection) => [connection.connectorId, { ...connection }])));
+  }
+  const globallyDisabled = new Set(initial.disabledConnectorIds ?? []);
+  const disabledBySubject = new Map<string, Set<string>>(
+    Object.entries(initial.disabledBySubject ?? {}).map(([subject, ids]) => [subject, new Set(ids)]),
+  );
+  const rateLimits = new Map<string, Map<string, string>>(
+    Object.entries(initial.rateLimitedUntil ?? {}).map(([subject, limits]) => [
+      subject,
+      new Map(Object.entries(limits)),
+    ]),
+  );
+
+  const subjectMap = <Value>(maps: Map<string, Map<string, Value>>, subject: string) => {
+    let map = maps.get(subject);
+    if (!map) {
+      map = new Map();
+      maps.set(subject, map);
+    }
+    return map;
+  };
+
+  return {
+    async load(subject: string): Promise<SubjectState> {
+      const disabled = new Set([...globallyDisabled, ...(disabledBySubject.get(subject) ?? [])]);
+      return {
+        // Copies, so a caller mutating what it loaded cannot change the stored state.
+        connections: [...(connections.get(subject)?.values() ?? [])].map((connection) => ({
+          ...connection,
+          scopes: [...connection.scopes],
+        })),
+        disabledConnectorIds: [...disabled],
+        rateLimitedUntil: Object.fromEntries(rateLimits.get(subject) ?? []),
+      };
+    },
+    async markRateLimited(subject, connectorId, until) {
+      subjectMap(rateLimits, subject).set(connectorId, until);
+    },
+    async markInvalidCredentials(subject, connectorId, error) {
+      const connection = connections.get(subject)?.get(connectorId);
+      if (connection) connection.credentialError = error;
+    },
+    connect(subject, connectorId, { credentials, scopes = [] }) {
+      subjectMap(connections, subject).set(connectorId, {
+        connectorId,
+        credentials: { ...credentials },
+        scopes: [...scopes],
+      });
+    },
+    disconnect(subject, connectorId) {
+      connections.get(subject)?.delete(connectorId);
+    },
+    disable(connectorId, subject) {
+      if (subject === undefined) {
+        globallyDisabled.add(connectorId);
+        return;
+      }
+      let set = disabledBySubject.get(subject);
+      if (!set) {
+        set = new Set();
+        disabledBySubject.set(subject, set);
+      }
+      set.add(connectorId);
+    },
+    enable(connectorId, subject) {
+      if (subject === undefined) globallyDisabled.delete(connectorId);
+      else disabledBySubject.get(subject)?.delete(connectorId);
+    },
+    setRateLimit(subject, connectorId, until) {
+      if (until === undefined) rateLimits.get(subject)?.delete(connectorId);
+      else {
+        const time = new Date(until);
+        if (Number.isNaN(time.getTime()))
+          throw new PatchbayError('invalid_time', `not a valid time: ${String(until)}`);
+        subjectMap(rateLimits, subject).set(connectorId, time.toISOString());
+      }
+    },
+  };
+}

@@ -1,0 +1,55 @@
+export {
+  type Capabilities,
+  describeCapabilities,
+  type ReadyCapability,
+  type SetupCapability,
+} from './capabilities.js';
+export { type CaptureStatusOptions, captureStatus, type VerifyOptions } from './capture-status.js';
+export {
+  createInMemoryStatusSource,
+  type InMemoryStatusSource,
+  type InMemoryStatusSourceState,
+} from './in-memory-status-source.js';
+export { type Clock, toIsoSeconds } from './iso-time.js';
+export {
+  type AssembleMessagesOptions,
+  anthropicCacheBreakpoint,
+  assembleMessages,
+  type CacheProvider,
+  contextAcknowledgement,
+  type MessageLayout,
+  messageSentAt,
+  stampMessage,
+} from './messages.js';
+export {
+  isMetaTool,
+  type MetaToolDefinition,
+  refreshConnectorStatusTool,
+  refreshConnectorStatusToolName,
+} from './meta-tool.js';
+export { type ToolCallHandler, toAiSdkTools, toLanguageModelTools } from './model-tools.js';
+export { type ProtocolBlockName, protocolBlockNames, protocolBlocks } from './prompt-blocks.js';
+export { type JsonValue, stableStringify } from './stable-json.js';
+export { type BuildSystemPromptOptions, buildSystemPrompt } from './system-prompt.js';
+export { countTokens } from './tokens.js';
+export {
+  type ExposedTool,
+  type ExposedToolsOptions,
+  exposedTools,
+  type UnavailableTool,
+  type UnavailableToolReason,
+  unavailableTools,
+} from './tool-exposure.js';
+export {
+  type ConnectorStatusWire,
+  type ConnectorStatusWireOptions,
+  connectorStatusWire,
+  type RenderTurnContextOptions,
+  renderTurnContext,
+} from './turn-context.js';
+export {
+  createVerificationCache,
+  defaultVerificationCache,
+  type VerificationCache,
+  type VerificationCacheOptions,
+} from './verification-cache.js';

@@ -1,0 +1,89 @@
+import { type Connector, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
+import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
+import { type JsonValue, stableStringify } from './stable-json.js';
+
+/** One connector in the `<connector_status>` block, as the model reads it (snake_case wire shape). */
+export type ConnectorStatusWire =
+  | { status: 'connected'; scopes: string[]; tools: string[] }
+  | {
+      status: 'not_configured' | 'invalid_credentials' | 'rate_limited';
+      setup_url?: string;
+      would_enable?: string[];
+      error?: string;
+      retry_after?: string;
+    }
+  | { status: 'disabled_by_admin' };
+
+/** Options shared by {@link connectorStatusWire} and {@link renderTurnContext}. */
+export interface ConnectorStatusWireOptions {
+  /** Installed connectors: source of setup URLs, would-enable phrases and tool names. */
+  connectors: readonly Connector[];
+  /** Render `disabled_by_admin` entries (status only). Off by default: the model must not learn of them. */
+  includeDisabled?: boolean;
+}
+
+/** Options of {@link renderTurnContext}. */
+export interface RenderTurnContextOptions extends ConnectorStatusWireOptions {
+  /** `compact` (default) for models, `pretty` for people. */
+  format?: 'compact' | 'pretty';
+  /** The `<current_time>`; defaults to the snapshot's capture time so a render depends on its inputs only. */
+  now?: Clock;
+}
+
+/**
+ * The connector status object keyed by connector id, as put in `<connector_status>` and returned by
+ * `refresh_connector_status`. Scopes and tools are sorted, so equal status gives equal objects.
+ */
+export function connectorStatusWire(
+  snapshot: StatusSnapshot,
+  options: ConnectorStatusWireOptions,
+): Record<string, ConnectorStatusWire> {
+  const byId = new Map(options.connectors.map((connector) => [connector.id, connector]));
+  const wire: Record<string, ConnectorStatusWire> = {};
+  for (const id of Object.keys(snapshot.connectors).sort()) {
+    const entry = snapshot.connectors[id]!;
+    const connector = byId.get(id);
+    switch (entry.status) {
+      case 'disabled_by_admin':
+        if (options.includeDisabled) wire[id] = { status: 'disabled_by_admin' };
+        break;
+      case 'connected': {
+        const tools = (connector?.tools ?? [])
+          .filter((tool) => toolAvailability(tool, snapshot).available)
+          .map((tool) => tool.name)
+          .sort();
+        wire[id] = { status: 'connected', scopes: [...new Set(entry.scopes)].sort(), tools };
+        break;
+      }
+      default: {
+        const item: ConnectorStatusWire = { status: entry.status };
+        if (connector) {
+          item.setup_url = connector.setupUrl;
+          item.would_enable = [...connector.wouldEnable];
+        }
+        if (entry.status === 'invalid_credentials' && entry.error !== undefined) item.error = entry.error;
+        if (entry.status === 'rate_limited' && entry.retryAfter !== undefined) {
+          item.retry_after = toIsoSeconds(entry.retryAfter, 'ceil');
+        }
+        wire[id] = item;
+      }
+    }
+  }
+  return wire;
+}
+
+/**
+ * Renders the per-turn context: `<current_time>` and `<connector_status captured_at="…">` with the
+ * status JSON (keys sorted at every depth, connectors by id). Equal status renders byte-identically.
+ */
+export function renderTurnContext(snapshot: StatusSnapshot, options: RenderTurnContextOptions): string {
+  const currentTime = toIsoSeconds(options.now === undefined ? snapshot.capturedAt : readClock(options.now));
+  const json = stableStringify(
+    connectorStatusWire(snapshot, options) as JsonValue,
+    options.format ?? 'compact',
+  );
+  return (
+    `<current_time>${currentTime}</current_time>\n` +
+    `<connector_status captured_at="${toIsoSeconds(snapshot.capturedAt)}">${json}</connector_status>`
+  );
+}
