@@ -23,3 +23,4 @@ export {
   createOrchestrator,
 } from './orchestrator.js';
 export { buildStatusSnapshot } from './status-snapshot.js';
+export * from './mcp/index.js';

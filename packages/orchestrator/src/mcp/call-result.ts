@@ -1,0 +1,108 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Envelope, type ErrorEnvelope, failure, success, toEnvelope } from '@patchbay/envelope';
+
+/** What a failed call means for the retry rule: only connection and timeout failures may be retried. */
+export type CallFailureKind = 'connection' | 'timeout' | 'cancelled' | 'other';
+
+const maxErrorText = 500;
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > maxErrorText ? `${oneLine.slice(0, maxErrorText - 1)}…` : oneLine;
+}
+
+/** The text items of a result's content, joined; undefined when there are none. */
+function joinedText(content: CallToolResult['content']): string | undefined {
+  const texts = content.filter((item) => item.type === 'text').map((item) => (item as { text: string }).text);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+// The SDK's McpServer turns protocol errors raised inside tools/call (unknown tool, schema
+// violations) into `isError` results whose text starts with the McpError's own formatted code.
+// That prefix is produced by code, not written by people, so reading the code back is reliable.
+const formattedCode = /^MCP error (-?\d+):/;
+
+/**
+ * Maps a `tools/call` result to an envelope. Success data is `structuredContent` when present,
+ * else the joined text when every item is text, else the content array as-is.
+ */
+export function envelopeFromResult(result: CallToolResult, server: string): Envelope {
+  const content = result.content ?? [];
+  if (result.isError === true) {
+    const text = joinedText(content) ?? 'The tool reported an error.';
+    const code = Number(formattedCode.exec(text)?.[1]);
+    const unknownTool = /^MCP error -?\d+: Tool \S+ (?:not found|disabled)/.test(text);
+    if (code === ErrorCode.InvalidParams && !unknownTool) {
+      return failure('invalid_arguments', { userMessage: shorten(text) });
+    }
+    if (unknownTool || code === ErrorCode.MethodNotFound) {
+      return failure('tool_unavailable', { userMessage: `The MCP server "${server}" does not offer this tool right now.` });
+    }
+    // A tool error is the tool's own answer (bad input it explained, a failed upstream call); the
+    // model reads the text to decide what to do next, so it is kept, shortened.
+    return failure('upstream_error', { userMessage: shorten(text), retryable: false });
+  }
+  if (result.structuredContent !== undefined) return success(result.structuredContent);
+  const allText = content.length > 0 && content.every((item) => item.type === 'text');
+  return success(allText ? (joinedText(content) as string) : content);
+}
+
+function isConnectionError(error: unknown): boolean {
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  // 404 on a streamable HTTP session means the server forgot it (restarted): reconnect.
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (!(error instanceof Error)) return false;
+  if (/not connected/i.test(error.message)) return true;
+  const envelope = toEnvelope(error);
+  return !envelope.ok && envelope.error_type === 'network_error';
+}
+
+/** True when the request cannot have reached the server, so repeating it cannot repeat a side effect. */
+export function neverReachedServer(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (/^not connected$/i.test(current.message)) return true;
+    if ((current as { code?: unknown }).code === 'ECONNREFUSED') return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Classifies a thrown `callTool` failure for the retry rule. */
+export function classifyCallError(error: unknown, callerAborted: boolean): CallFailureKind {
+  if (callerAborted) return 'cancelled';
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timeout';
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timeout';
+  return isConnectionError(error) ? 'connection' : 'other';
+}
+
+/** Maps a thrown `callTool` failure (protocol error, timeout, dropped connection) to an envelope. */
+export function envelopeFromError(error: unknown, kind: CallFailureKind, server: string): ErrorEnvelope {
+  if (kind === 'cancelled') {
+    return failure('timeout', { userMessage: 'The call was stopped before it finished.' });
+  }
+  if (kind === 'timeout') {
+    return failure('timeout', { userMessage: `The MCP server "${server}" did not answer in time.` });
+  }
+  if (kind === 'connection') {
+    return failure('network_error', { userMessage: `The connection to the MCP server "${server}" was lost during the call.` });
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.InvalidParams && !/structured content|output schema/i.test(error.message)) {
+      return failure('invalid_arguments', { userMessage: shorten(error.message) });
+    }
+    if (error.code === ErrorCode.MethodNotFound) {
+      return failure('tool_unavailable', { userMessage: `The MCP server "${server}" does not offer this tool.` });
+    }
+    return failure('upstream_error', { userMessage: `The MCP server "${server}" failed: ${shorten(error.message)}` });
+  }
+  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+    if (error.code === 401) return failure('invalid_credentials', { userMessage: `The MCP server "${server}" rejected the credentials.` });
+    if (error.code === 403) return failure('permission_denied', { userMessage: `The MCP server "${server}" refused the request.` });
+    return failure('upstream_error', { userMessage: `The MCP server "${server}" answered HTTP ${error.code}.` });
+  }
+  const mapped = toEnvelope(error);
+  return mapped.ok ? failure('internal_error', {}) : mapped;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// A test stand-in MCP server whose behaviour the tests steer: echo, hang, crash, change its own
+// tool list, report an environment variable, answer with isError. Plain JS so `node` runs it
+// without a build. Run it directly for stdio; import `createControllableServer` to serve it
+// in-process (streamable HTTP tests).
+//
+// Environment flags (read at start):
+//   CONTROLLABLE_CRASH_ON_START=1        exit with code 3 before speaking MCP
+//   CONTROLLABLE_DESTRUCTIVE_TOOLS=a,b   mark these extra tool names destructive when added
+//   CONTROLLABLE_NAME=name               server name reported in `initialize`
+import { pathToFileURL } from 'node:url';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+
+/**
+ * Builds the controllable server. `onCrash` replaces `process.exit` so an in-process copy can
+ * simulate a crash without ending the test runner.
+ */
+export function createControllableServer(options = {}) {
+  const environment = options.environment ?? process.env;
+  const onCrash = options.onCrash ?? ((code) => process.exit(code));
+  const destructiveExtras = new Set((environment.CONTROLLABLE_DESTRUCTIVE_TOOLS ?? '').split(',').filter(Boolean));
+  const server = new McpServer({ name: environment.CONTROLLABLE_NAME ?? 'controllable', version: '1.0.0' });
+  const extraTools = new Map();
+
+  server.registerTool(
+    'echo',
+    {
+      description: 'Returns the given text unchanged.',
+      inputSchema: { text: z.string().describe('Text to send back') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text: value }) => text(value),
+  );
+
+  server.registerTool(
+    'echo_structured',
+    {
+      description: 'Returns the given text as structured content.',
+      inputSchema: { text: z.string().describe('Text to send back') },
+      outputSchema: { text: z.string(), length: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text: value }) => ({
+      content: [{ type: 'text', text: JSON.stringify({ text: value, length: value.length }) }],
+      structuredContent: { text: value, length: value.length },
+    }),
+  );
+
+  server.registerTool(
+    'hang',
+    { description: 'Never answers.', inputSchema: {} },
+    // A promise with no timer behind it: the call waits forever, yet the process can still exit.
+    () => new Promise(() => {}),
+  );
+
+  server.registerTool(
+    'crash',
+    {
+      description: 'Ends the server process at once, without answering.',
+      inputSchema: { code: z.number().int().optional().describe('Exit code') },
+    },
+    async ({ code }) => {
+      onCrash(code ?? 1);
+      return new Promise(() => {});
+    },
+  );
+
+  server.registerTool(
+    'fail',
+    {
+      description: 'Answers with an isError result carrying the given message.',
+      inputSchema: { message: z.string().describe('Error text') },
+    },
+    async ({ message }) => ({ ...text(message), isError: true }),
+  );
+
+  server.registerTool(
+    'read_env',
+    {
+      description: 'Reports the value of an environment variable of the server process.',
+      inputSchema: { name: z.string().describe('Variable name') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ name }) => ({
+      content: [{ type: 'text', text: environment[name] ?? '(unset)' }],
+      structuredContent: { name, value: environment[name] ?? null },
+    }),
+  );
+
+  server.registerTool(
+    'delete_everything',
+    {
+      description: 'Pretends to delete everything; annotated destructive.',
+      inputSchema: {},
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    },
+    async () => text('deleted nothing: this is a test server'),
+  );
+
+  server.registerTool(
+    'add_tool',
+    {
+      description: 'Adds an echo-like tool with the given name; the server then sends tools/list_changed.',
+      inputSchema: {
+        name: z.string().describe('Name of the new tool'),
+        destructive: z.boolean().optional().describe('Annotate the new tool as destructive'),
+      },
+    },
+    async ({ name, destructive }) => {
+      if (extraTools.has(name)) return { ...text(`tool ${name} exists`), isError: true };
+      const isDestructive = destructive === true || destructiveExtras.has(name);
+      const registered = server.registerTool(
+        name,
+        {
+          description: `Added at run time: answers "${name}: <text>".`,
+          inputSchema: { text: z.string().optional().describe('Text to include') },
+          annotations: isDestructive ? { readOnlyHint: false, destructiveHint: true } : undefined,
+        },
+        async ({ text: value }) => text(`${name}: ${value ?? ''}`),
+      );
+      extraTools.set(name, registered);
+      return text(`added ${name}`);
+    },
+  );
+
+  server.registerTool(
+    'remove_tool',
+    {
+      description: 'Removes a tool added by add_tool; the server then sends tools/list_changed.',
+      inputSchema: { name: z.string().describe('Name of the tool to remove') },
+    },
+    async ({ name }) => {
+      const registered = extraTools.get(name);
+      if (!registered) return { ...text(`no added tool named ${name}`), isError: true };
+      registered.remove();
+      extraTools.delete(name);
+      return text(`removed ${name}`);
+    },
+  );
+
+  return server;
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  if (process.env.CONTROLLABLE_CRASH_ON_START === '1') process.exit(3);
+  const server = createControllableServer();
+  await server.connect(new StdioServerTransport());
+}
