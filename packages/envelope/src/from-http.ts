@@ -2,13 +2,21 @@ import { failure } from './constructors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import type { HttpResponseLike } from './http-error.js';
 import { missingScopesOf, readHeader, retryAfterSeconds } from './http-headers.js';
+import type { Redactor } from './redact.js';
 
 /** What the HTTP mapping needs from the caller's context. */
 export interface HttpMappingContext {
   connector?: string | undefined;
   setupUrl?: string | undefined;
   now?: (() => Date) | undefined;
+  /**
+   * Applied to service text before it is split, squeezed or shortened: afterwards a secret could
+   * survive in a form the final redaction no longer recognises.
+   */
+  redact?: Redactor | undefined;
 }
+
+const identity: Redactor = (text) => text;
 
 const maxServiceMessage = 300;
 
@@ -22,7 +30,7 @@ const slackCredentialErrors = new Set([
 ]);
 
 /** The service's own error sentence from common body shapes: one line, no stack, shortened. */
-export function serviceMessage(body: unknown): string | undefined {
+export function serviceMessage(body: unknown, redact: Redactor = identity): string | undefined {
   let text: unknown;
   if (typeof body === 'string') {
     // HTML error pages are raw dumps, not sentences.
@@ -49,7 +57,7 @@ export function serviceMessage(body: unknown): string | undefined {
   }
   if (typeof text !== 'string') return undefined;
   // A stack trace starts at the first `at ...` frame; keep only what comes before it.
-  const withoutStack = text.split(/\n\s*at\s/)[0] ?? '';
+  const withoutStack = redact(text).split(/\n\s*at\s/)[0] ?? '';
   const oneLine = withoutStack.replace(/\s+/g, ' ').trim();
   if (oneLine === '') return undefined;
   return oneLine.length > maxServiceMessage ? `${oneLine.slice(0, maxServiceMessage - 1)}…` : oneLine;
@@ -89,7 +97,7 @@ function permissionDenied(
   explicitScopes: string[] | undefined,
   detail: string | undefined,
 ): ErrorEnvelope {
-  const missingScopes = missingScopesOf(response, explicitScopes);
+  const missingScopes = missingScopesOf(response, explicitScopes, context.redact);
   return failure('permission_denied', {
     connector: context.connector,
     setupUrl: context.setupUrl,
@@ -109,7 +117,7 @@ export function fromHttp(
 ): ErrorEnvelope {
   const now = context.now?.() ?? new Date();
   const { status } = response;
-  const detail = serviceMessage(response.body);
+  const detail = serviceMessage(response.body, context.redact);
   const common = { connector: context.connector, meta: { status_code: status } };
   if (status === 401) return failure('invalid_credentials', { ...common, setupUrl: context.setupUrl });
   if (status === 429 || (status === 403 && isRateLimitSignal(response)))

@@ -1,5 +1,6 @@
 import { failure } from './constructors.js';
 import type { ArgumentIssue, ErrorEnvelope, MissingField } from './envelope.js';
+import type { Redactor } from './redact.js';
 
 /** The parts of a zod issue the mapping reads (zod 3 and 4 share them). */
 export interface ZodLikeIssue {
@@ -14,6 +15,8 @@ export interface ZodMappingContext {
   connector?: string | undefined;
   questions?: Readonly<Record<string, string>> | undefined;
   input?: unknown;
+  /** Applied to a field path before it is reworded into a question, which would hide a secret from later redaction. */
+  redact?: Redactor | undefined;
 }
 
 /** True for a zod validation error (classic `ZodError` or core `$ZodError`). */
@@ -70,7 +73,7 @@ export function fromZod(
       const top = String(path[0]);
       const question =
         (path.length === 1 ? context.questions?.[top] : undefined) ??
-        `What should I use for ${text.replaceAll('_', ' ').replaceAll('.', ' ')}?`;
+        `What should I use for ${(context.redact?.(text) ?? text).replaceAll('_', ' ').replaceAll('.', ' ')}?`;
       if (!missing.some((field) => field.field === text)) missing.push({ field: text, question });
     } else {
       issues.push({ path: text, message });

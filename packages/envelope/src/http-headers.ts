@@ -1,4 +1,5 @@
 import type { HttpResponseLike } from './http-error.js';
+import type { Redactor } from './redact.js';
 
 /** Reads one header case-insensitively from `Headers`, a `Map`-like or a plain record. */
 export function readHeader(headers: unknown, name: string): string | undefined {
@@ -48,9 +49,9 @@ export function retryAfterSeconds(
   return undefined;
 }
 
-function splitScopes(value: unknown): string[] {
+function splitScopes(value: unknown, redact: Redactor): string[] {
   if (typeof value !== 'string') return [];
-  return value
+  return redact(value)
     .split(/[\s,]+/)
     .map((scope) => scope.trim())
     .filter(Boolean);
@@ -60,18 +61,22 @@ function splitScopes(value: unknown): string[] {
  * Scopes a refusal says are missing: an explicit list, GitHub's `x-accepted-oauth-scopes` minus
  * the granted `x-oauth-scopes`, or a Slack-style body `needed`.
  */
-export function missingScopesOf(response: HttpResponseLike, explicit?: string[]): string[] | undefined {
+export function missingScopesOf(
+  response: HttpResponseLike,
+  explicit?: string[],
+  redact: Redactor = (text) => text,
+): string[] | undefined {
   if (Array.isArray(explicit) && explicit.length > 0)
     return explicit.filter((scope) => typeof scope === 'string');
-  const accepted = splitScopes(readHeader(response.headers, 'x-accepted-oauth-scopes'));
+  const accepted = splitScopes(readHeader(response.headers, 'x-accepted-oauth-scopes'), redact);
   if (accepted.length > 0) {
-    const granted = new Set(splitScopes(readHeader(response.headers, 'x-oauth-scopes')));
+    const granted = new Set(splitScopes(readHeader(response.headers, 'x-oauth-scopes'), redact));
     const missing = accepted.filter((scope) => !granted.has(scope));
     if (missing.length > 0) return missing;
   }
   const body = response.body;
   if (body !== null && typeof body === 'object') {
-    const needed = splitScopes((body as { needed?: unknown }).needed);
+    const needed = splitScopes((body as { needed?: unknown }).needed, redact);
     if (needed.length > 0) return needed;
   }
   return undefined;

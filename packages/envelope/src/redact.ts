@@ -36,7 +36,7 @@ const labelledPatterns: RegExp[] = [
 
 // Authorization schemes in free text. `Bearer` is rare in prose; the others need a digit or `=`.
 const schemePatterns: RegExp[] = [
-  /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /(?<![A-Za-z0-9])(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
   /\b(Basic|Bot|Token)\s+(?=[A-Za-z0-9._~+/-]*[0-9=])[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
 

@@ -5,7 +5,7 @@ import { fromApiErrorBody, fromHttp } from './from-http.js';
 import { fromZod, isZodError } from './from-zod.js';
 import { HttpError, type HttpResponseLike } from './http-error.js';
 import { PatchbayError } from './patchbay-error.js';
-import { createRedactor, redactString, redactValue } from './redact.js';
+import { createRedactor, type Redactor, redactString, redactValue } from './redact.js';
 
 export { retryAfterSeconds } from './http-headers.js';
 
@@ -89,7 +89,11 @@ function httpView(value: object): HttpResponseLike | undefined {
   return { status, headers, body };
 }
 
-function classify(value: unknown, context: EnvelopeContext, hasInput: boolean): Envelope {
+function classify(
+  value: unknown,
+  context: EnvelopeContext & { redact: Redactor },
+  hasInput: boolean,
+): Envelope {
   const common = { connector: context.connector };
   if (HttpError.isHttpError(value)) return fromHttp(value, context, value.missingScopes);
   if (typeof Response !== 'undefined' && value instanceof Response) {
@@ -141,7 +145,9 @@ const fallback = (): ErrorEnvelope => ({
  */
 export function toEnvelope(value: unknown, context: EnvelopeContext = {}): Envelope {
   try {
-    const safeContext: EnvelopeContext = {
+    const redact = createRedactor(context.secrets ?? []);
+    const safeContext: EnvelopeContext & { redact: Redactor } = {
+      redact,
       connector: typeof context.connector === 'string' ? context.connector : undefined,
       setupUrl: typeof context.setupUrl === 'string' ? context.setupUrl : undefined,
       questions: context.questions,
@@ -160,7 +166,7 @@ export function toEnvelope(value: unknown, context: EnvelopeContext = {}): Envel
       meta.correlation_id = context.correlationId;
     }
     if (Object.keys(meta).length > 0) envelope = { ...envelope, meta };
-    return redactValue(envelope, createRedactor(context.secrets ?? []));
+    return redactValue(envelope, redact);
   } catch {
     return fallback();
   }
