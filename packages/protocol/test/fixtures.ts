@@ -1,4 +1,11 @@
-import { type Connector, defineConnector, defineTool, type VerifyResult } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorStatusEntry,
+  defineConnector,
+  defineTool,
+  type StatusSnapshot,
+  type VerifyResult,
+} from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 
@@ -104,4 +111,18 @@ export function linearConnector(verify: VerifyFunction = okVerify): Connector {
 /** The four stand-in connectors, in a deliberately unsorted order. */
 export function allConnectors(): Connector[] {
   return [slackConnector(), linearConnector(), githubConnector(), jiraConnector()];
+}
+
+type EntryInput = Omit<ConnectorStatusEntry, 'id' | 'scopes'> & { scopes?: string[] };
+
+/** Builds a snapshot by hand, so tests can control insertion order and every field. */
+export function snapshotOf(
+  entries: Record<string, EntryInput>,
+  capturedAt = '2026-11-21T15:00:00Z',
+  subject = 'ana',
+): StatusSnapshot {
+  const connectors: Record<string, ConnectorStatusEntry> = {};
+  for (const [id, entry] of Object.entries(entries))
+    connectors[id] = { id, ...entry, scopes: entry.scopes ?? [] };
+  return { subject, capturedAt, connectors, unknownConnectorIds: [] };
 }
