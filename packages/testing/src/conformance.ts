@@ -93,6 +93,11 @@ function echoing(spec: ResponseSpec, canary: string): ResponseSpec {
   return spec;
 }
 
+/** Asserts an empty list of problems, naming each one in the failure message (a bare diff truncates). */
+function expectNone(problems: readonly string[], what: string): void {
+  expect(problems, `${what}:\n  ${problems.join('\n  ')}`).toEqual([]);
+}
+
 function describeStatus(spec: ResponseSpec): string {
   return `HTTP ${spec.status ?? 200}`;
 }
@@ -144,15 +149,19 @@ export function describeConnectorConformance(connector: Connector, options: Conf
         const issues = parsed.success
           ? []
           : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-        expect(issues).toEqual([]);
+        expectNone(issues, 'the definition does not validate');
       });
 
       test('prefixes every tool with the connector id and names each once', ['manifest'], () => {
         const names = connector.tools.map((tool) => tool.name);
-        expect(names.filter((name) => !name.startsWith(`${connector.id}_`))).toEqual([]);
-        expect(
+        expectNone(
+          names.filter((name) => !name.startsWith(`${connector.id}_`)),
+          `tools not prefixed with "${connector.id}_"`,
+        );
+        expectNone(
           connector.tools.filter((tool) => tool.connectorId !== connector.id).map((tool) => tool.name),
-        ).toEqual([]);
+          'tools not bound to this connector (not passed through defineConnector)',
+        );
         expect(new Set(names).size).toBe(names.length);
       });
 
@@ -162,7 +171,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
             .filter((scope) => !declaredScopes.includes(scope))
             .map((scope) => `${tool.name}: ${scope}`),
         );
-        expect(undeclared).toEqual([]);
+        expectNone(undeclared, 'required scopes missing from auth.scopes');
       });
 
       test('has a JSON-serialisable manifest', ['manifest'], () => {
@@ -175,25 +184,32 @@ export function describeConnectorConformance(connector: Connector, options: Conf
       for (const tool of connector.tools) {
         test(`${tool.name}: describes every input field`, ['tools', tool.name], () => {
           expect(tool.inputJsonSchema.type).toBe('object');
-          expect(undescribedFields(tool.inputJsonSchema), 'input fields without a description').toEqual([]);
+          expectNone(undescribedFields(tool.inputJsonSchema), 'input fields without a description');
         });
 
         test(`${tool.name}: has a valid definition and effect`, ['tools', tool.name], () => {
           const parsed = toolDefinitionSchema.safeParse(tool);
-          expect(
+          expectNone(
             parsed.success
               ? []
               : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-          ).toEqual([]);
+            'the tool definition does not validate',
+          );
           expect(toolEffects).toContain(tool.effect);
         });
 
         test(`${tool.name}: has a sample input that validates`, ['tools', tool.name], () => {
           expect(Object.hasOwn(options.samples, tool.name), `no sample input for ${tool.name}`).toBe(true);
           const parsed = tool.input.safeParse(options.samples[tool.name]);
-          expect(
-            parsed.success ? [] : parsed.error.issues.map((issue: { message: string }) => issue.message),
-          ).toEqual([]);
+          expectNone(
+            parsed.success
+              ? []
+              : parsed.error.issues.map(
+                  (issue: { path: PropertyKey[]; message: string }) =>
+                    `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`,
+                ),
+            'the sample input does not validate',
+          );
         });
       }
     });
@@ -215,7 +231,10 @@ export function describeConnectorConformance(connector: Connector, options: Conf
               if (status === 'not_configured' || status === 'invalid_credentials') {
                 expect(envelope).toMatchObject({ connector: connector.id, setup_url: connector.setupUrl });
               }
-              expect(server.calls.map((request) => `${request.method} ${request.url}`)).toEqual([]);
+              expectNone(
+                server.calls.map((request) => `${request.method} ${request.url}`),
+                'requests sent although the tool is unavailable',
+              );
             },
           );
         }
@@ -236,7 +255,10 @@ export function describeConnectorConformance(connector: Connector, options: Conf
               error_type: 'permission_denied',
               missing_scopes: tool.requiredScopes,
             });
-            expect(server.calls.map((request) => `${request.method} ${request.url}`)).toEqual([]);
+            expectNone(
+              server.calls.map((request) => `${request.method} ${request.url}`),
+              'requests sent although the tool is unavailable',
+            );
           },
         );
       }
@@ -311,7 +333,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
               const envelope = await call(`${tool.name} on ${label}`, tool);
               leaks.push(...findSecretLeaks(envelope, secrets).map((leak) => `${label}: envelope.${leak}`));
             }
-            expect(leaks).toEqual([]);
+            expectNone(leaks, 'credentials found in envelopes');
           },
         );
       }
@@ -324,7 +346,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
           const leaks = produced.flatMap(({ label, value }) =>
             findSecretLeaks(value, secrets).map((leak) => `${label}: ${leak}`),
           );
-          expect(leaks).toEqual([]);
+          expectNone(leaks, 'credentials found');
         },
       );
     });
@@ -338,7 +360,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
           const result = await connector.verify(credentials);
           produced.push({ label: 'verify on unauthorized', value: result });
           expect(result).toMatchObject({ valid: false, reason: 'invalid_credentials' });
-          expect(findSecretLeaks(result, secrets)).toEqual([]);
+          expectNone(findSecretLeaks(result, secrets), 'credentials found in the verify result');
         },
       );
 
@@ -357,7 +379,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
           }
           produced.push({ label: 'verify on network failure', value: result });
           expect(result).toMatchObject({ valid: false, reason: 'unreachable' });
-          expect(findSecretLeaks(result, secrets)).toEqual([]);
+          expectNone(findSecretLeaks(result, secrets), 'credentials found in the verify result');
         },
       );
     });
