@@ -119,7 +119,8 @@ function describeType(node: JsonSchemaObject): string {
   if (typeof node.type === 'string') return node.type;
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const options = node[keyword];
-    if (Array.isArray(options)) return options.map((option) => describeType(option as JsonSchemaObject)).join(' | ');
+    if (Array.isArray(options))
+      return options.map((option) => describeType(option as JsonSchemaObject)).join(' | ');
   }
   return 'any';
 }

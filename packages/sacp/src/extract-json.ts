@@ -34,7 +34,11 @@ export function findFencedBlocks(text: string): FencedBlock[] {
     const language = (info?.[1] ?? '').toLowerCase();
     cursor += info?.[0].length ?? 0;
     const close = text.indexOf('```', cursor);
-    blocks.push({ language, content: text.slice(cursor, close === -1 ? text.length : close), closed: close !== -1 });
+    blocks.push({
+      language,
+      content: text.slice(cursor, close === -1 ? text.length : close),
+      closed: close !== -1,
+    });
     if (close === -1) break;
     from = close + 3;
     while (text[from] === '`') from += 1;

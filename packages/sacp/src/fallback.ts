@@ -12,7 +12,10 @@ export function fallbackReply(
   reason: string,
   maxRawOutputChars: number = defaultMaxRawOutputChars,
 ): SacpReply {
-  const data: Record<string, unknown> = { raw_output: truncateText(rawText, maxRawOutputChars), parse_error: reason };
+  const data: Record<string, unknown> = {
+    raw_output: truncateText(rawText, maxRawOutputChars),
+    parse_error: reason,
+  };
   if (rawText.length > maxRawOutputChars) {
     data.raw_output_truncated = true;
     data.raw_output_length = rawText.length;

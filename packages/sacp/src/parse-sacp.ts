@@ -113,7 +113,12 @@ function parseText(raw: string, options: ParseSacpOptions, maxRawOutputChars: nu
   }
   if (firstIssues) {
     const summary = firstIssues.map((issue) => `${issue.path || 'reply'} ${issue.message}`).join('; ');
-    return fallbackResult(raw, `the JSON found is not a valid reply (${summary})`, maxRawOutputChars, firstIssues);
+    return fallbackResult(
+      raw,
+      `the JSON found is not a valid reply (${summary})`,
+      maxRawOutputChars,
+      firstIssues,
+    );
   }
   return fallbackResult(raw, 'the JSON found could not be parsed or repaired', maxRawOutputChars, [
     { path: '', message: 'invalid JSON that could not be repaired' },
@@ -180,7 +185,12 @@ function normalizeReply(value: unknown, depth = 0): Normalized {
   if (!status) {
     return {
       repairs,
-      issues: [{ path: 'status', message: `must be one of ${sacpStatuses.join(', ')} (got ${describe(fields.status)})` }],
+      issues: [
+        {
+          path: 'status',
+          message: `must be one of ${sacpStatuses.join(', ')} (got ${describe(fields.status)})`,
+        },
+      ],
     };
   }
   if (status !== fields.status) repairs.push('coerced_status');
@@ -189,7 +199,9 @@ function normalizeReply(value: unknown, depth = 0): Normalized {
   if (fields.thought === undefined || fields.thought === null) repairs.push('defaulted_thought');
   else if (typeof fields.thought === 'string') thought = fields.thought;
   else {
-    thought = Array.isArray(fields.thought) ? fields.thought.map(safeString).join('\n') : safeString(fields.thought);
+    thought = Array.isArray(fields.thought)
+      ? fields.thought.map(safeString).join('\n')
+      : safeString(fields.thought);
     repairs.push('coerced_thought');
   }
 
