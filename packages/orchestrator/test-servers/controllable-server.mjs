@@ -6,8 +6,10 @@
 //
 // Environment flags (read at start):
 //   CONTROLLABLE_CRASH_ON_START=1        exit with code 3 before speaking MCP
+//   CONTROLLABLE_CRASH_IF_FILE=/path     the same, but only while that file exists
 //   CONTROLLABLE_DESTRUCTIVE_TOOLS=a,b   mark these extra tool names destructive when added
 //   CONTROLLABLE_NAME=name               server name reported in `initialize`
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -102,6 +104,19 @@ export function createControllableServer(options = {}) {
   );
 
   server.registerTool(
+    'report_meta',
+    {
+      description: 'Reports the `_meta` object the client sent with this call.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    async (_args, extra) => ({
+      content: [{ type: 'text', text: JSON.stringify(extra._meta ?? {}) }],
+      structuredContent: { meta: extra._meta ?? {} },
+    }),
+  );
+
+  server.registerTool(
     'add_tool',
     {
       description: 'Adds an echo-like tool with the given name; the server then sends tools/list_changed.',
@@ -147,7 +162,8 @@ export function createControllableServer(options = {}) {
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
-  if (process.env.CONTROLLABLE_CRASH_ON_START === '1') process.exit(3);
+  const crashFile = process.env.CONTROLLABLE_CRASH_IF_FILE;
+  if (process.env.CONTROLLABLE_CRASH_ON_START === '1' || (crashFile && existsSync(crashFile))) process.exit(3);
   const server = createControllableServer();
   await server.connect(new StdioServerTransport());
 }

@@ -51,6 +51,9 @@ export interface McpAgent extends Agent {
 type State = 'stopped' | 'starting' | 'up' | 'down';
 
 const clientInfo = { name: 'patchbay-orchestrator', version: '0.1.0' };
+// Declared variables with names like these hold credentials; their values never appear in an
+// envelope even if the server echoes them. Other variables (paths, flags) are left readable.
+const secretLikeName = /token|secret|key|password|passwd|auth|credential|cookie|session|pat$/i;
 // Connections that stayed up this long reset the backoff; shorter ones mean a crash loop.
 const stableConnectionMs = 10_000;
 
@@ -107,7 +110,12 @@ class McpServerAgent implements McpAgent {
     this.autoStart = config.autoStart;
     this.trusted = config.trust;
     this.backoff = { ...defaultBackoff, ...options.reconnect };
-    this.secrets = Object.values(config.transport === 'stdio' ? config.env : config.headers);
+    this.secrets =
+      config.transport === 'stdio'
+        ? Object.entries(config.env)
+            .filter(([key]) => secretLikeName.test(key))
+            .map(([, value]) => value)
+        : Object.values(config.headers);
   }
 
   get pid(): number | undefined {

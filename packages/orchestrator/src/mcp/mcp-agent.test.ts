@@ -1,0 +1,217 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PatchbayError } from '@patchbay/envelope';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseMcpServersConfig } from './config.js';
+import { callContext, controllableConfig, processAlive } from './controllable-fixture.js';
+import { createMcpAgent, type McpAgent, type McpAgentOptions } from './mcp-agent.js';
+
+const agents: McpAgent[] = [];
+
+function start(config: Parameters<typeof createMcpAgent>[0], options: McpAgentOptions = {}): McpAgent {
+  const agent = createMcpAgent(config, options);
+  agents.push(agent);
+  return agent;
+}
+
+afterEach(async () => {
+  const pids = agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== undefined);
+  await Promise.all(agents.splice(0).map((agent) => agent.shutdown()));
+  // Every child this file started must be gone, not just disconnected.
+  for (const pid of pids) await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: 10_000 });
+});
+
+describe('createMcpAgent over stdio (controllable test server)', () => {
+  it('discovers the tools and maps them for the registry', async () => {
+    const agent = start(controllableConfig('ctl', { trust: true, prefix: 'ctl', timeout: 4000 }));
+    await agent.initialize();
+    const { id, kind, tools } = agent.manifest();
+    expect([id, kind]).toEqual(['ctl', 'mcp']);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect([...byName.keys()]).toEqual(expect.arrayContaining(['ctl_echo', 'ctl_hang', 'ctl_delete_everything', 'ctl_read_env']));
+    expect(byName.get('ctl_echo')).toMatchObject({
+      mcpName: 'echo',
+      effect: 'read',
+      description: 'Returns the given text unchanged.',
+      annotations: { readOnlyHint: true },
+      trusted: true,
+      timeoutMs: 4000,
+      connectorId: undefined,
+      inputJsonSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    });
+    expect(byName.get('ctl_delete_everything')).toMatchObject({ effect: 'destructive', annotations: { destructiveHint: true } });
+    expect(byName.get('ctl_hang')?.effect).toBe('write');
+    expect(agent.trusted).toBe(true);
+    expect(await agent.health()).toMatchObject({ status: 'up' });
+  });
+
+  it('calls tools and maps results, tool errors and protocol errors to envelopes', async () => {
+    const agent = start(controllableConfig('calls'));
+    await agent.initialize();
+    const context = callContext();
+    expect(await agent.execute('echo', { text: 'hello' }, context)).toEqual({
+      ok: true,
+      data: 'hello',
+      meta: { tool: 'echo', correlation_id: context.correlationId },
+    });
+    expect(await agent.execute('echo_structured', { text: 'abc' }, callContext())).toMatchObject({
+      ok: true,
+      data: { text: 'abc', length: 3 },
+    });
+    expect(await agent.execute('fail', { message: 'the upstream said no' }, callContext())).toMatchObject({
+      ok: false,
+      error_type: 'upstream_error',
+      user_message: 'the upstream said no',
+    });
+    expect(await agent.execute('echo', { text: 42 }, callContext())).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
+    expect(await agent.execute('no_such_tool', {}, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+  });
+
+  it('sends the correlation id in _meta', async () => {
+    const agent = start(controllableConfig('meta'));
+    await agent.initialize();
+    const context = callContext();
+    const envelope = await agent.execute('report_meta', {}, context);
+    expect(envelope).toMatchObject({ ok: true, data: { meta: { 'patchbay/correlation_id': context.correlationId } } });
+  });
+
+  it('times out a hanging call by the server timeout while another server keeps answering', async () => {
+    const slow = start(controllableConfig('slow', { timeout: 300 }));
+    const other = start(controllableConfig('other'));
+    await Promise.all([slow.initialize(), other.initialize()]);
+    const hanging = slow.execute('hang', {}, callContext());
+    const answered = await other.execute('echo', { text: 'still here' }, callContext());
+    expect(answered).toMatchObject({ ok: true, data: 'still here' });
+    expect(await hanging).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
+    // The hung request did not take the connection with it.
+    expect(await slow.execute('echo', { text: 'after' }, callContext())).toMatchObject({ ok: true, data: 'after' });
+  });
+
+  it('stops a call when the caller aborts', async () => {
+    const agent = start(controllableConfig('abortable'));
+    await agent.initialize();
+    const controller = new AbortController();
+    const call = agent.execute('hang', {}, callContext(controller.signal));
+    controller.abort(new DOMException('stop', 'AbortError'));
+    expect(await call).toMatchObject({ ok: false, error_type: 'timeout' });
+  });
+
+  it('notices a crash, answers tool_unavailable while down, reconnects and re-discovers', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-crash-'));
+    const crashFlag = join(directory, 'crash-on-start');
+    try {
+      const agent = start(controllableConfig('crashy', { env: { CONTROLLABLE_CRASH_IF_FILE: crashFlag } }), {
+        reconnect: { initialDelayMs: 100, maxDelayMs: 400 },
+      });
+      const changes = vi.fn();
+      agent.onToolsChanged(changes);
+      await agent.initialize();
+      const firstPid = agent.pid;
+      expect(firstPid).toBeTypeOf('number');
+      // A tool that exists only in this process's memory: it must vanish with the re-discovery.
+      expect(await agent.execute('add_tool', { name: 'ephemeral' }, callContext())).toMatchObject({ ok: true });
+      await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('ephemeral'));
+
+      // While the flag file exists every restart crashes too, so the server stays down.
+      await writeFile(crashFlag, '');
+      const crashed = await agent.execute('crash', {}, callContext());
+      expect(crashed).toMatchObject({ ok: false, error_type: 'network_error' });
+      expect(await agent.health()).toMatchObject({ status: 'down' });
+      expect(processAlive(firstPid as number)).toBe(false);
+      const whileDown = await agent.execute('echo', { text: 'x' }, callContext());
+      expect(whileDown).toMatchObject({ ok: false, error_type: 'tool_unavailable', retryable: true });
+
+      await rm(crashFlag);
+      expect(existsSync(crashFlag)).toBe(false);
+      await vi.waitFor(async () => expect((await agent.health()).status).toBe('up'), { timeout: 10_000, interval: 100 });
+      expect(agent.pid).not.toBe(firstPid);
+      expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('ephemeral');
+      expect(await agent.execute('echo', { text: 'back' }, callContext())).toMatchObject({ ok: true, data: 'back' });
+      expect(changes.mock.calls.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('picks up tools/list_changed: added, annotated destructive, removed', async () => {
+    const agent = start(controllableConfig('dynamic'));
+    await agent.initialize();
+    const changes = vi.fn();
+    const unsubscribe = agent.onToolsChanged(changes);
+    expect(await agent.execute('add_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('greet'));
+    expect(changes).toHaveBeenCalled();
+    expect(await agent.execute('greet', { text: 'hi' }, callContext())).toMatchObject({ ok: true, data: 'greet: hi' });
+
+    expect(await agent.execute('add_tool', { name: 'wipe', destructive: true }, callContext())).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(agent.manifest().tools.find((tool) => tool.name === 'wipe')?.effect).toBe('destructive'));
+
+    expect(await agent.execute('remove_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('greet'));
+    expect(await agent.execute('greet', {}, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    unsubscribe();
+  });
+
+  it('fails initialize with agent_init_failed for a server that cannot start, and stops retrying on shutdown', async () => {
+    const agent = start(controllableConfig('broken', { env: { CONTROLLABLE_CRASH_ON_START: '1' } }), {
+      retryDelayMs: 10,
+      reconnect: { initialDelayMs: 50, maxDelayMs: 100 },
+    });
+    const failure = await agent.initialize().catch((error: unknown) => error);
+    expect(PatchbayError.isInstance(failure) && failure.code).toBe('agent_init_failed');
+    expect(await agent.health()).toMatchObject({ status: 'down' });
+    await agent.shutdown();
+    expect(await agent.health()).toEqual({ status: 'stopped' });
+    expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+  });
+
+  it('kills its child on shutdown', async () => {
+    const agent = start(controllableConfig('short-lived'));
+    await agent.initialize();
+    const pid = agent.pid as number;
+    expect(processAlive(pid)).toBe(true);
+    await agent.shutdown();
+    await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: 10_000 });
+    expect(await agent.health()).toEqual({ status: 'stopped' });
+  });
+});
+
+describe('environment isolation of stdio children', () => {
+  const canary = 'PATCHBAY_CANARY_SECRET';
+  const declaredSource = 'PATCHBAY_TEST_DECLARED_SOURCE';
+  const canaryValue = 'sk-canary-do-not-leak-000000000000';
+
+  beforeAll(() => {
+    process.env[canary] = canaryValue;
+    process.env[declaredSource] = 'declared-value';
+  });
+  afterAll(() => {
+    delete process.env[canary];
+    delete process.env[declaredSource];
+  });
+
+  it('gives the child the safe defaults plus declared variables, never the parent secrets', async () => {
+    const [config] = parseMcpServersConfig({
+      mcpServers: {
+        isolated: {
+          command: process.execPath,
+          args: [controllableConfig('x').args[0] as string],
+          env: { DECLARED_VAR: `\${${declaredSource}}`, LITERAL_VAR: 'literal', SERVICE_TOKEN: `\${${canary}}` },
+        },
+      },
+    }).servers;
+    const agent = start(config as NonNullable<typeof config>);
+    await agent.initialize();
+    const read = async (name: string) => agent.execute('read_env', { name }, callContext());
+    expect(await read(canary)).toMatchObject({ ok: true, data: { name: canary, value: null } });
+    expect(await read(declaredSource)).toMatchObject({ ok: true, data: { value: null } });
+    expect(await read('DECLARED_VAR')).toMatchObject({ ok: true, data: { value: 'declared-value' } });
+    expect(await read('LITERAL_VAR')).toMatchObject({ ok: true, data: { value: 'literal' } });
+    // Passed on purpose, but a credential-named value is still kept out of what the model reads.
+    expect(await read('SERVICE_TOKEN')).toMatchObject({ ok: true, data: { value: '[REDACTED]' } });
+    expect(JSON.stringify(await read('SERVICE_TOKEN'))).not.toContain(canaryValue);
+    expect(await read('PATH')).toMatchObject({ ok: true, data: { value: process.env.PATH ?? null } });
+  });
+});
