@@ -1,0 +1,448 @@
+import { defineConnector, defineTool } from '@patchbay/connector';
+import { HttpError, PatchbayError, success } from '@patchbay/envelope';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  acmeConnection,
+  createAcmeConnector,
+  createAcmeServer,
+  createCountingAgent,
+  createTestStatusSource,
+  secretToken,
+} from '../test/support.js';
+import { fromFunction } from './function-agent.js';
+import { createOrchestrator } from './orchestrator.js';
+
+const acme = createAcmeServer();
+beforeAll(() => acme.server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => acme.reset());
+afterAll(() => acme.server.close());
+
+const subject = 'user-1';
+
+async function setup(configure?: (source: ReturnType<typeof createTestStatusSource>) => void) {
+  const statusSource = createTestStatusSource();
+  configure?.(statusSource);
+  const orchestrator = createOrchestrator({ statusSource, connectors: [createAcmeConnector()] });
+  await orchestrator.start();
+  return { orchestrator, statusSource };
+}
+
+describe('registry and routing', () => {
+  it('routes a call to the connector and answers with an envelope carrying meta', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject, correlationId: 'corr-1' });
+    expect(result).toMatchObject({ ok: true, data: { id: 'T-1', title: 'First' } });
+    expect(result.meta).toMatchObject({ correlation_id: 'corr-1', tool: 'acme_get_ticket' });
+    expect(typeof result.meta?.duration_ms).toBe('number');
+    expect(acme.requests.map((request) => request.headers.get('authorization'))).toEqual([`Bearer ${secretToken}`]);
+  });
+
+  it('generates a correlation id when none is given', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
+    const first = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    const second = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(first.meta?.correlation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.meta?.correlation_id).not.toBe(first.meta?.correlation_id);
+  });
+
+  it('rejects a second tool with the same name and names both owners', () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.register(createCountingAgent({ id: 'first-agent' }));
+    let thrown: unknown;
+    try {
+      orchestrator.register(createCountingAgent({ id: 'second-agent' }));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(PatchbayError.isInstance(thrown)).toBe(true);
+    expect((thrown as PatchbayError).code).toBe('duplicate_tool');
+    expect((thrown as PatchbayError).message).toContain('first-agent');
+    expect((thrown as PatchbayError).message).toContain('second-agent');
+    expect(orchestrator.listAgents().map((agent) => agent.id)).toEqual(['first-agent']);
+  });
+
+  it('answers tool_unavailable for an unknown tool', async () => {
+    const { orchestrator } = await setup();
+    const result = await orchestrator.execute('nope_missing', {}, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'tool_unavailable', meta: { tool: 'nope_missing' } });
+  });
+
+  it('answers tool_unavailable while the agent is not started', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    const result = await orchestrator.execute('count_echo', { text: 'hi' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    expect(agent.calls).toHaveLength(0);
+  });
+
+  it('creates agents from registered factories', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.registerFactory('counting', (config: { id: string }) => createCountingAgent({ id: config.id }));
+    const agent = orchestrator.create('counting', { id: 'made-by-factory' });
+    expect(agent.id).toBe('made-by-factory');
+    await orchestrator.start();
+    expect(await orchestrator.execute('count_echo', { text: 'hi' }, { subject })).toMatchObject({ ok: true });
+    expect(() => orchestrator.create('unknown', {})).toThrow(/unknown/);
+  });
+
+  it('re-indexes when an agent reports changed tools', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    await orchestrator.start();
+    agent.setTools([{ ...agent.tools()[0]!, name: 'count_other' }]);
+    expect(await orchestrator.execute('count_echo', { text: 'a' }, { subject })).toMatchObject({ error_type: 'tool_unavailable' });
+    expect(await orchestrator.execute('count_other', { text: 'a' }, { subject })).toMatchObject({ ok: true });
+    expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['count_other']);
+  });
+
+  it('keeps the first owner when a changed tool list collides with another agent', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const first = createCountingAgent({ id: 'first' });
+    const second = createCountingAgent({ id: 'second', tools: [{ name: 'count_second' }] });
+    orchestrator.register(first);
+    orchestrator.register(second);
+    await orchestrator.start();
+    second.setTools([{ ...second.tools()[0]!, name: 'count_echo' }]);
+    await orchestrator.execute('count_echo', { text: 'a' }, { subject });
+    expect(first.calls).toHaveLength(1);
+    expect(second.calls).toHaveLength(0);
+  });
+
+  it('wraps a plain function as a legacy tool agent', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const saved: string[] = [];
+    orchestrator.register(
+      fromFunction({
+        name: 'save_fact',
+        description: 'Saves a fact about the user.',
+        input: z.object({ fact: z.string().describe('The fact to remember') }),
+        effect: 'write',
+        execute: async (input) => {
+          saved.push(input.fact);
+          return { saved: true };
+        },
+      }),
+    );
+    await orchestrator.start();
+    const result = await orchestrator.execute('save_fact', { fact: 'likes tea' }, { subject });
+    expect(result).toMatchObject({ ok: true, data: { saved: true } });
+    expect(saved).toEqual(['likes tea']);
+  });
+});
+
+describe('status gate: no request leaves unless the connector may be used', () => {
+  it('not configured → connector_not_configured with the setup url', async () => {
+    const { orchestrator } = await setup();
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'connector_not_configured', connector: 'acme', setup_url: 'https://acme.test/connect' });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('disabled by admin → disabled_by_admin', async () => {
+    const { orchestrator } = await setup((source) => {
+      source.connect(subject, acmeConnection());
+      source.disable(subject, 'acme');
+    });
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('rate limited until a future time → rate_limited; a past limit no longer gates', async () => {
+    const statusSource = createTestStatusSource({
+      [subject]: { rateLimitedUntil: { acme: '2030-01-01T00:01:00Z' } },
+      other: { rateLimitedUntil: { acme: '2029-12-31T23:00:00Z' } },
+    });
+    statusSource.connect(subject, acmeConnection());
+    statusSource.connect('other', acmeConnection());
+    const orchestrator = createOrchestrator({
+      statusSource,
+      connectors: [createAcmeConnector()],
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
+    await orchestrator.start();
+    const limited = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(limited).toMatchObject({ ok: false, error_type: 'rate_limited', retry_after_s: 60 });
+    expect(acme.requests).toHaveLength(0);
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject: 'other' })).toMatchObject({ ok: true });
+  });
+
+  it('credential error → invalid_credentials', async () => {
+    const { orchestrator } = await setup((source) =>
+      source.connect(subject, { ...acmeConnection(), credentialError: 'The token was revoked.' }),
+    );
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'invalid_credentials', connector: 'acme' });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('missing scope → permission_denied listing it', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection(['tickets:read'])));
+    const result = await orchestrator.execute('acme_create_ticket', { title: 'x' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'permission_denied', missing_scopes: ['tickets:write'] });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('missing `requires` connector → not configured for that connector', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
+    const result = await orchestrator.execute('acme_post_to_chat', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'connector_not_configured', connector: 'chat' });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('gates function tools on their `requires` connectors', async () => {
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({ statusSource });
+    let ran = 0;
+    orchestrator.register(
+      fromFunction({
+        name: 'summarize_tickets',
+        description: 'Summarises tickets.',
+        input: z.object({}),
+        effect: 'read',
+        requires: ['acme'],
+        execute: async () => {
+          ran += 1;
+          return 'summary';
+        },
+      }),
+    );
+    await orchestrator.start();
+    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({ error_type: 'connector_not_configured' });
+    statusSource.connect(subject, acmeConnection());
+    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({ ok: true, data: 'summary' });
+    expect(ran).toBe(1);
+  });
+
+  it('checks status before arguments: a not-connected call with bad arguments still reports the connector', async () => {
+    const { orchestrator } = await setup();
+    const result = await orchestrator.execute('acme_create_ticket', { priority: 'high' }, { subject });
+    expect(result).toMatchObject({ error_type: 'connector_not_configured' });
+  });
+
+  it('does not load status for tools without a connector', async () => {
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({ statusSource });
+    orchestrator.register(createCountingAgent());
+    await orchestrator.start();
+    await orchestrator.execute('count_echo', { text: 'hi' }, { subject });
+    expect(statusSource.loads()).toBe(0);
+  });
+});
+
+describe('argument validation', () => {
+  it('zod: a missing required field → needs_input with the tool question', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
+    const result = await orchestrator.execute('acme_create_ticket', {}, { subject });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'needs_input',
+      missing: [{ field: 'title', question: 'What should the ticket be called?' }],
+    });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('zod: a wrong value → invalid_arguments with the path', async () => {
+    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
+    const result = await orchestrator.execute('acme_create_ticket', { title: 'x', priority: 9 }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
+    if (!result.ok) expect(result.issues?.[0]?.path).toBe('priority');
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('JSON Schema: a missing required field → needs_input with a question from the description', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    await orchestrator.start();
+    const result = await orchestrator.execute('count_echo', {}, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'needs_input', missing: [{ field: 'text' }] });
+    if (!result.ok) expect(result.missing?.[0]?.question).toContain('text to echo');
+    expect(agent.calls).toHaveLength(0);
+  });
+
+  it('JSON Schema: a wrong type → invalid_arguments', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    await orchestrator.start();
+    const result = await orchestrator.execute('count_echo', { text: 42 }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'invalid_arguments', issues: [{ path: 'text' }] });
+    expect(agent.calls).toHaveLength(0);
+  });
+
+  it('JSON Schema: formats are checked (ajv-formats)', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent({
+      tools: [
+        {
+          name: 'mail_send',
+          inputJsonSchema: {
+            $schema: 'http://json-schema.org/draft-07/schema#',
+            type: 'object',
+            properties: { to: { type: 'string', format: 'email', description: 'Recipient address' } },
+            required: ['to'],
+          },
+        },
+      ],
+    });
+    orchestrator.register(agent);
+    await orchestrator.start();
+    expect(await orchestrator.execute('mail_send', { to: 'not an address' }, { subject })).toMatchObject({
+      error_type: 'invalid_arguments',
+    });
+    expect(await orchestrator.execute('mail_send', { to: 'a@b.example' }, { subject })).toMatchObject({ ok: true });
+    expect(agent.calls).toHaveLength(1);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  it('abandons a hung call that ignores its signal while another agent keeps answering', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    let sawAbort = false;
+    const hung = createCountingAgent({
+      id: 'hung',
+      tools: [{ name: 'hang_forever', timeoutMs: 50 }],
+      execute: (_tool, _args, context) => {
+        context.signal.addEventListener('abort', () => {
+          sawAbort = true;
+        });
+        return new Promise(() => {});
+      },
+    });
+    const healthy = createCountingAgent({ id: 'healthy' });
+    orchestrator.register(hung);
+    orchestrator.register(healthy);
+    await orchestrator.start();
+    const pending = orchestrator.execute('hang_forever', { text: 'x' }, { subject });
+    const other = await orchestrator.execute('count_echo', { text: 'still here' }, { subject });
+    expect(other).toMatchObject({ ok: true, data: { echoed: { text: 'still here' } } });
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, error_type: 'timeout', retryable: true, meta: { tool: 'hang_forever' } });
+    expect(sawAbort).toBe(true);
+    expect((hung.calls[0]?.context.signal.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('passes the caller signal to the agent and answers when the caller aborts', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const controller = new AbortController();
+    const agent = createCountingAgent({
+      execute: (_tool, _args, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () => resolve(success('stopped cleanly')));
+          controller.abort();
+        }),
+    });
+    orchestrator.register(agent);
+    await orchestrator.start();
+    const result = await orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: controller.signal });
+    expect(agent.calls[0]?.context.signal.aborted).toBe(true);
+    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    if (!result.ok) expect(result.user_message).toMatch(/cancelled/);
+  });
+
+  it('does not start a call whose signal is already aborted', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    await orchestrator.start();
+    const result = await orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: AbortSignal.abort() });
+    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(agent.calls).toHaveLength(0);
+  });
+
+  it('maps a throwing agent to an envelope and keeps it registered', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    let fail = true;
+    orchestrator.register(
+      createCountingAgent({
+        execute: async () => {
+          if (fail) throw new Error(`crashed with ${secretToken}`);
+          return success('fine');
+        },
+      }),
+    );
+    await orchestrator.start();
+    const crashed = await orchestrator.execute('count_echo', { text: 'x' }, { subject });
+    expect(crashed).toMatchObject({ ok: false, error_type: 'internal_error' });
+    expect(JSON.stringify(crashed)).not.toContain(secretToken);
+    fail = false;
+    expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({ ok: true, data: 'fine' });
+  });
+});
+
+describe('results written back to the status source', () => {
+  it('a 429 marks the connector rate limited until now + retry-after', async () => {
+    const { orchestrator, statusSource } = await setup((source) => source.connect(subject, acmeConnection()));
+    acme.server.use(
+      http.get('https://api.acme.test/tickets/:id', () =>
+        HttpResponse.json({ message: 'slow down' }, { status: 429, headers: { 'retry-after': '30' } }),
+      ),
+    );
+    const before = Date.now();
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'rate_limited', retry_after_s: 30 });
+    expect(statusSource.writes).toHaveLength(1);
+    const write = statusSource.writes[0]!;
+    expect(write).toMatchObject({ kind: 'rate_limited', subject, connectorId: 'acme' });
+    const until = Date.parse(write.value);
+    expect(until - before).toBeGreaterThanOrEqual(29_000);
+    // The next turn sees it: no request leaves.
+    acme.requests.length = 0;
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({ error_type: 'rate_limited' });
+    expect(acme.requests).toHaveLength(0);
+  });
+
+  it('a rate limit without retry-after is recorded for the default 60 s', async () => {
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({
+      statusSource,
+      connectors: [limitlessConnector()],
+      now: () => new Date('2030-01-01T00:00:00Z'),
+    });
+    statusSource.connect(subject, { connectorId: 'limitless', credentials: { token: secretToken }, scopes: [] });
+    await orchestrator.start();
+    expect(await orchestrator.execute('limitless_call', {}, { subject })).toMatchObject({ error_type: 'rate_limited' });
+    expect(statusSource.writes).toEqual([
+      { kind: 'rate_limited', subject, connectorId: 'limitless', value: '2030-01-01T00:01:00.000Z' },
+    ]);
+  });
+
+  it('a 401 marks the credentials invalid', async () => {
+    const { orchestrator, statusSource } = await setup((source) => source.connect(subject, acmeConnection()));
+    acme.server.use(http.get('https://api.acme.test/tickets/:id', () => HttpResponse.json({ message: 'Bad credentials' }, { status: 401 })));
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: false, error_type: 'invalid_credentials', setup_url: 'https://acme.test/connect' });
+    expect(statusSource.writes).toMatchObject([{ kind: 'invalid_credentials', subject, connectorId: 'acme' }]);
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({ error_type: 'invalid_credentials' });
+  });
+});
+
+/** A one-tool connector whose service always answers 429 without saying for how long. */
+function limitlessConnector() {
+  return defineConnector({
+    id: 'limitless',
+    name: 'Limitless',
+    description: 'A connector that is always rate limited.',
+    auth: { kind: 'bearer' },
+    capabilities: ['be rate limited'],
+    wouldEnable: ['Nothing useful'],
+    setupUrl: 'https://limitless.test/connect',
+    tools: [
+      defineTool({
+        name: 'limitless_call',
+        description: 'Calls the limitless service.',
+        input: z.object({}),
+        effect: 'read',
+        execute: async () => {
+          throw new HttpError({ status: 429 });
+        },
+      }),
+    ],
+    verify: async () => ({ valid: true, scopes: [] }),
+  });
+}
