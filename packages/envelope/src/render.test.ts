@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approvalRequired,
+  disabledByAdmin,
+  failure,
+  invalidCredentials,
+  needsInput,
+  notConfigured,
+  permissionDenied,
+  rateLimited,
+  success,
+} from './constructors.js';
+import type { ErrorEnvelope } from './envelope.js';
+import { errorTypes } from './error-types.js';
+import { formatWait, renderEnvelopeForModel, renderEnvelopeForUser } from './render.js';
+
+describe('renderEnvelopeForModel', () => {
+  it('renders one line of JSON with sorted keys and no meta', () => {
+    const envelope = rateLimited({
+      connector: 'slack',
+      retryAfterS: 30,
+      meta: { correlation_id: 'c-1', duration_ms: 12 },
+    });
+    expect(renderEnvelopeForModel(envelope)).toBe(
+      '{"connector":"slack","error_type":"rate_limited","ok":false,"retry_after_s":30,"retryable":true,"user_message":"The service is rate limiting requests right now."}',
+    );
+  });
+
+  it('is byte-identical for equal envelopes built in a different key order', () => {
+    const a = { ok: true as const, data: { b: 1, a: { d: [1, { z: 1, y: 2 }], c: 'x' } } };
+    const b = { data: { a: { c: 'x', d: [1, { y: 2, z: 1 }] }, b: 1 }, ok: true as const };
+    expect(renderEnvelopeForModel(a)).toBe(renderEnvelopeForModel(b));
+    expect(renderEnvelopeForModel(a)).toBe('{"data":{"a":{"c":"x","d":[1,{"y":2,"z":1}]},"b":1},"ok":true}');
+  });
+
+  it('stays valid JSON for values JSON.stringify rejects', () => {
+    const cyclic: Record<string, unknown> = { big: 10n, nan: Number.NaN, skip: undefined, at: new Date(0) };
+    cyclic.self = cyclic;
+    const text = renderEnvelopeForModel(success(cyclic));
+    expect(JSON.parse(text)).toEqual({
+      ok: true,
+      data: { at: '1970-01-01T00:00:00.000Z', big: '10', nan: null, self: '[Circular]' },
+    });
+  });
+
+  it('cuts long strings when asked to', () => {
+    const text = renderEnvelopeForModel(success('x'.repeat(50)), { maxStringLength: 10 });
+    expect(JSON.parse(text).data).toBe('xxxxxxxxxx… [40 more characters]');
+  });
+
+  it('removes token shapes and given secrets even from hand-made envelopes', () => {
+    const envelope = success({ note: 'Bearer abcdefgh12345678', other: 'my-own-secret' });
+    const text = renderEnvelopeForModel(envelope, { secrets: ['my-own-secret'] });
+    expect(text).not.toContain('abcdefgh12345678');
+    expect(text).not.toContain('my-own-secret');
+  });
+});
+
+describe('renderEnvelopeForUser', () => {
+  it.each<[string, ErrorEnvelope, string | undefined, string]>([
+    [
+      'rate limited with a delay',
+      rateLimited({ connector: 'slack', retryAfterS: 30 }),
+      'Slack',
+      'Slack is rate limiting requests; try again in 30 seconds.',
+    ],
+    [
+      'rate limited without a delay',
+      rateLimited({ connector: 'slack' }),
+      'Slack',
+      'Slack is rate limiting requests; try again later.',
+    ],
+    [
+      'not configured with a setup URL',
+      notConfigured({ connector: 'github', setupUrl: 'https://app.test/connect/github' }),
+      'GitHub',
+      'Connect GitHub at https://app.test/connect/github to do this.',
+    ],
+    [
+      'not configured, connector id only',
+      notConfigured({ connector: 'github' }),
+      undefined,
+      'github is not connected yet; connect it to do this.',
+    ],
+    [
+      'invalid credentials',
+      invalidCredentials({ connector: 'github', setupUrl: 'https://app.test/connect/github' }),
+      'GitHub',
+      'The GitHub connection is no longer valid; reconnect it at https://app.test/connect/github and try again.',
+    ],
+    [
+      'missing scopes',
+      permissionDenied({ connector: 'github', missingScopes: ['repo', 'workflow'] }),
+      'GitHub',
+      'The GitHub connection is missing the permissions repo, workflow; reconnect it and grant them.',
+    ],
+    [
+      'needs input asks the questions',
+      needsInput({ missing: [{ field: 'to', question: 'Who should receive it?' }] }),
+      'Slack',
+      'Who should receive it?',
+    ],
+    [
+      'disabled by admin names nothing',
+      disabledByAdmin({ connector: 'jira' }),
+      'Jira',
+      'This action is not available.',
+    ],
+    [
+      'approval required carries the proposal id',
+      approvalRequired({ proposalId: 'p-42' }),
+      undefined,
+      'This action is waiting for approval (proposal p-42).',
+    ],
+    [
+      'no connector at all',
+      failure('network_error'),
+      undefined,
+      'The service could not be reached; try again in a moment.',
+    ],
+  ])('%s', (_name, envelope, connectorName, expected) => {
+    expect(renderEnvelopeForUser(envelope, connectorName ? { connectorName } : {})).toBe(expected);
+  });
+
+  it.each(errorTypes)('%s renders one or two sentences without the service text', (type) => {
+    const envelope = failure(type, {
+      connector: 'github',
+      userMessage: 'The service said: ghp_abcdefghijklmnopqrstuvwxyz0123456789 at /srv/x.js',
+      missing: [{ field: 'to', question: 'Who should receive it?' }],
+    });
+    const sentence = renderEnvelopeForUser(envelope, { connectorName: 'GitHub' });
+    expect(sentence).toMatch(/^[A-Z].*[.?]$/);
+    expect(sentence.split(/[.?](?:\s|$)/).filter(Boolean).length).toBeLessThanOrEqual(2);
+    expect(sentence).not.toMatch(/ghp_|\/srv\//);
+  });
+
+  it('leaves out a setup URL that is not a web address', () => {
+    const envelope = notConfigured({ connector: 'github', setupUrl: 'javascript:alert(1)' });
+    expect(renderEnvelopeForUser(envelope, { connectorName: 'GitHub' })).toBe(
+      'GitHub is not connected yet; connect it to do this.',
+    );
+  });
+
+  it('says done for a success', () => {
+    expect(renderEnvelopeForUser(success(1))).toBe('Done.');
+  });
+});
+
+describe('formatWait', () => {
+  it.each([
+    [1, '1 second'],
+    [30, '30 seconds'],
+    [60, '1 minute'],
+    [61, '2 minutes'],
+    [7200, '2 hours'],
+  ])('%d → %s', (seconds, expected) => {
+    expect(formatWait(seconds)).toBe(expected);
+  });
+});
