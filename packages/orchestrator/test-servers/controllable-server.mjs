@@ -24,7 +24,9 @@ const text = (value) => ({ content: [{ type: 'text', text: value }] });
 export function createControllableServer(options = {}) {
   const environment = options.environment ?? process.env;
   const onCrash = options.onCrash ?? ((code) => process.exit(code));
-  const destructiveExtras = new Set((environment.CONTROLLABLE_DESTRUCTIVE_TOOLS ?? '').split(',').filter(Boolean));
+  const destructiveExtras = new Set(
+    (environment.CONTROLLABLE_DESTRUCTIVE_TOOLS ?? '').split(',').filter(Boolean),
+  );
   const server = new McpServer({ name: environment.CONTROLLABLE_NAME ?? 'controllable', version: '1.0.0' });
   const extraTools = new Map();
 
@@ -163,7 +165,8 @@ export function createControllableServer(options = {}) {
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
   const crashFile = process.env.CONTROLLABLE_CRASH_IF_FILE;
-  if (process.env.CONTROLLABLE_CRASH_ON_START === '1' || (crashFile && existsSync(crashFile))) process.exit(3);
+  if (process.env.CONTROLLABLE_CRASH_ON_START === '1' || (crashFile && existsSync(crashFile)))
+    process.exit(3);
   const server = createControllableServer();
   await server.connect(new StdioServerTransport());
 }

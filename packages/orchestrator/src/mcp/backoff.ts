@@ -13,7 +13,11 @@ export const defaultBackoff: BackoffSettings = { initialDelayMs: 500, maxDelayMs
  * Delay before reconnect attempt `attempt` (0-based): doubling from the initial delay, capped,
  * with ±25 % jitter so servers that dropped together do not all come back in the same instant.
  */
-export function backoffDelay(attempt: number, settings: BackoffSettings = defaultBackoff, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  settings: BackoffSettings = defaultBackoff,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** Math.min(attempt, 30));
   const jittered = base * (0.75 + 0.5 * random());
   return Math.round(Math.min(settings.maxDelayMs, jittered));

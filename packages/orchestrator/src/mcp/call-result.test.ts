@@ -6,11 +6,23 @@ import { effectFromAnnotations, toAgentTool } from './tool-mapping.js';
 
 describe('envelopeFromResult', () => {
   it('prefers structuredContent, then joined text, then the raw content', () => {
-    expect(envelopeFromResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { a: 1 } }, 's')).toEqual({
+    expect(
+      envelopeFromResult({ content: [{ type: 'text', text: '{}' }], structuredContent: { a: 1 } }, 's'),
+    ).toEqual({
       ok: true,
       data: { a: 1 },
     });
-    expect(envelopeFromResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }, 's')).toEqual({
+    expect(
+      envelopeFromResult(
+        {
+          content: [
+            { type: 'text', text: 'one' },
+            { type: 'text', text: 'two' },
+          ],
+        },
+        's',
+      ),
+    ).toEqual({
       ok: true,
       data: 'one\ntwo',
     });
@@ -22,17 +34,32 @@ describe('envelopeFromResult', () => {
   });
 
   it('turns isError into an error envelope keeping the tool text for the model', () => {
-    const envelope = envelopeFromResult({ content: [{ type: 'text', text: 'quota exceeded for project' }], isError: true }, 's');
-    expect(envelope).toMatchObject({ ok: false, error_type: 'upstream_error', user_message: 'quota exceeded for project' });
+    const envelope = envelopeFromResult(
+      { content: [{ type: 'text', text: 'quota exceeded for project' }], isError: true },
+      's',
+    );
+    expect(envelope).toMatchObject({
+      ok: false,
+      error_type: 'upstream_error',
+      user_message: 'quota exceeded for project',
+    });
   });
 
   it('reads the SDK-formatted protocol code of an isError result', () => {
     const invalid = envelopeFromResult(
-      { content: [{ type: 'text', text: 'MCP error -32602: Input validation error: expected string at text' }], isError: true },
+      {
+        content: [
+          { type: 'text', text: 'MCP error -32602: Input validation error: expected string at text' },
+        ],
+        isError: true,
+      },
       's',
     );
     expect(invalid).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
-    const unknown = envelopeFromResult({ content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }], isError: true }, 's');
+    const unknown = envelopeFromResult(
+      { content: [{ type: 'text', text: 'MCP error -32602: Tool nope not found' }], isError: true },
+      's',
+    );
     expect(unknown).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
   });
 });
@@ -48,13 +75,20 @@ describe('envelopeFromError', () => {
     ];
     for (const [code, type] of cases) {
       const error = new McpError(code, 'problem');
-      expect(envelopeFromError(error, classifyCallError(error, false), 's')).toMatchObject({ error_type: type });
+      expect(envelopeFromError(error, classifyCallError(error, false), 's')).toMatchObject({
+        error_type: type,
+      });
     }
   });
 
   it('does not blame the arguments when the server broke its own output schema', () => {
-    const error = new McpError(ErrorCode.InvalidParams, 'Structured content does not match the tool\'s output schema: x');
-    expect(envelopeFromError(error, classifyCallError(error, false), 's')).toMatchObject({ error_type: 'upstream_error' });
+    const error = new McpError(
+      ErrorCode.InvalidParams,
+      "Structured content does not match the tool's output schema: x",
+    );
+    expect(envelopeFromError(error, classifyCallError(error, false), 's')).toMatchObject({
+      error_type: 'upstream_error',
+    });
   });
 
   it('classifies a caller abort apart from a timeout', () => {
@@ -74,10 +108,21 @@ describe('tool mapping', () => {
 
   it('prefixes names and keeps the server tool name for the call', () => {
     const tool = toAgentTool(
-      { name: 'search', description: 'Search.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+      {
+        name: 'search',
+        description: 'Search.',
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+      },
       { name: 'docs', prefix: 'docs', trust: true, timeout: 1000 },
     );
-    expect(tool).toMatchObject({ name: 'docs_search', mcpName: 'search', server: 'docs', trusted: true, effect: 'write', timeoutMs: 1000 });
+    expect(tool).toMatchObject({
+      name: 'docs_search',
+      mcpName: 'search',
+      server: 'docs',
+      trusted: true,
+      effect: 'write',
+      timeoutMs: 1000,
+    });
     expect(tool.connectorId).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Envelope, type ErrorEnvelope, failure, success, toEnvelope } from '@patchbay/envelope';
 
 /** What a failed call means for the retry rule: only connection and timeout failures may be retried. */
@@ -38,7 +38,9 @@ export function envelopeFromResult(result: CallToolResult, server: string): Enve
       return failure('invalid_arguments', { userMessage: shorten(text) });
     }
     if (unknownTool || code === ErrorCode.MethodNotFound) {
-      return failure('tool_unavailable', { userMessage: `The MCP server "${server}" does not offer this tool right now.` });
+      return failure('tool_unavailable', {
+        userMessage: `The MCP server "${server}" does not offer this tool right now.`,
+      });
     }
     // A tool error is the tool's own answer (bad input it explained, a failed upstream call); the
     // model reads the text to decide what to do next, so it is kept, shortened.
@@ -74,7 +76,8 @@ export function neverReachedServer(error: unknown): boolean {
 export function classifyCallError(error: unknown, callerAborted: boolean): CallFailureKind {
   if (callerAborted) return 'cancelled';
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timeout';
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timeout';
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return 'timeout';
   return isConnectionError(error) ? 'connection' : 'other';
 }
 
@@ -87,21 +90,33 @@ export function envelopeFromError(error: unknown, kind: CallFailureKind, server:
     return failure('timeout', { userMessage: `The MCP server "${server}" did not answer in time.` });
   }
   if (kind === 'connection') {
-    return failure('network_error', { userMessage: `The connection to the MCP server "${server}" was lost during the call.` });
+    return failure('network_error', {
+      userMessage: `The connection to the MCP server "${server}" was lost during the call.`,
+    });
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.InvalidParams && !/structured content|output schema/i.test(error.message)) {
       return failure('invalid_arguments', { userMessage: shorten(error.message) });
     }
     if (error.code === ErrorCode.MethodNotFound) {
-      return failure('tool_unavailable', { userMessage: `The MCP server "${server}" does not offer this tool.` });
+      return failure('tool_unavailable', {
+        userMessage: `The MCP server "${server}" does not offer this tool.`,
+      });
     }
-    return failure('upstream_error', { userMessage: `The MCP server "${server}" failed: ${shorten(error.message)}` });
+    return failure('upstream_error', {
+      userMessage: `The MCP server "${server}" failed: ${shorten(error.message)}`,
+    });
   }
   if (error instanceof StreamableHTTPError && error.code !== undefined) {
-    if (error.code === 401) return failure('invalid_credentials', { userMessage: `The MCP server "${server}" rejected the credentials.` });
-    if (error.code === 403) return failure('permission_denied', { userMessage: `The MCP server "${server}" refused the request.` });
-    return failure('upstream_error', { userMessage: `The MCP server "${server}" answered HTTP ${error.code}.` });
+    if (error.code === 401)
+      return failure('invalid_credentials', {
+        userMessage: `The MCP server "${server}" rejected the credentials.`,
+      });
+    if (error.code === 403)
+      return failure('permission_denied', { userMessage: `The MCP server "${server}" refused the request.` });
+    return failure('upstream_error', {
+      userMessage: `The MCP server "${server}" answered HTTP ${error.code}.`,
+    });
   }
   const mapped = toEnvelope(error);
   return mapped.ok ? failure('internal_error', {}) : mapped;

@@ -5,6 +5,8 @@ import { PatchbayError } from '@patchbay/envelope';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMcpTimeoutMs, loadMcpServersConfig, parseMcpServersConfig } from './config.js';
 
+/** `${NAME}` as written in a config file. */
+const reference = (name: string) => `\${${name}}`;
 const environment = { GITHUB_TOKEN: 'ghp_fromparent', API_KEY: 'k-123' };
 
 function errorOf(run: () => unknown): PatchbayError {
@@ -22,8 +24,22 @@ describe('parseMcpServersConfig', () => {
     const config = parseMcpServersConfig(
       {
         servers: [
-          { name: 'files', command: 'node', args: ['server.js'], env: { ROOT: '/data' }, cwd: '/srv', timeout: 5000, trust: true, prefix: 'fs' },
-          { name: 'remote', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${API_KEY}' }, autoStart: false },
+          {
+            name: 'files',
+            command: 'node',
+            args: ['server.js'],
+            env: { ROOT: '/data' },
+            cwd: '/srv',
+            timeout: 5000,
+            trust: true,
+            prefix: 'fs',
+          },
+          {
+            name: 'remote',
+            url: 'https://mcp.example.com/mcp',
+            headers: { Authorization: `Bearer ${reference('API_KEY')}` },
+            autoStart: false,
+          },
           { name: 'plain', command: 'plain-server' },
         ],
       },
@@ -74,7 +90,7 @@ describe('parseMcpServersConfig', () => {
           github: {
             command: 'npx',
             args: ['-y', '@modelcontextprotocol/server-github'],
-            env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${env:GITHUB_TOKEN}' },
+            env: { GITHUB_PERSONAL_ACCESS_TOKEN: reference('env:GITHUB_TOKEN') },
           },
           linear: { url: 'https://mcp.linear.app/mcp' },
           old: { command: 'old-server', disabled: true },
@@ -94,28 +110,49 @@ describe('parseMcpServersConfig', () => {
   });
 
   it('names the server and the field of a bad entry', () => {
-    expect(errorOf(() => parseMcpServersConfig({ servers: [{ name: 'broken', command: 42 }] })).message).toMatch(
-      /server "broken": field "command"/,
+    expect(
+      errorOf(() => parseMcpServersConfig({ servers: [{ name: 'broken', command: 42 }] })).message,
+    ).toMatch(/server "broken": field "command"/);
+    expect(errorOf(() => parseMcpServersConfig({ mcpServers: { empty: {} } })).message).toMatch(
+      /server "empty": field "command"/,
     );
-    expect(errorOf(() => parseMcpServersConfig({ mcpServers: { empty: {} } })).message).toMatch(/server "empty": field "command"/);
-    expect(errorOf(() => parseMcpServersConfig({ mcpServers: { slow: { command: 'x', timeout: -1 } } })).message).toMatch(
-      /server "slow": field "timeout"/,
-    );
-    expect(errorOf(() => parseMcpServersConfig({ mcpServers: { both: { command: 'x', url: 'http://a/' } } })).message).toMatch(
-      /server "both": field "url"/,
-    );
-    expect(errorOf(() => parseMcpServersConfig({ mcpServers: { legacy: { type: 'sse', url: 'http://a/sse' } } })).message).toMatch(
-      /server "legacy": field "type": .*SSE/,
-    );
-    expect(errorOf(() => parseMcpServersConfig({ servers: [{ name: 'a', command: 'x' }, { name: 'a', command: 'y' }] })).code).toBe(
-      'invalid_mcp_config',
-    );
+    expect(
+      errorOf(() => parseMcpServersConfig({ mcpServers: { slow: { command: 'x', timeout: -1 } } })).message,
+    ).toMatch(/server "slow": field "timeout"/);
+    expect(
+      errorOf(() => parseMcpServersConfig({ mcpServers: { both: { command: 'x', url: 'http://a/' } } }))
+        .message,
+    ).toMatch(/server "both": field "url"/);
+    expect(
+      errorOf(() => parseMcpServersConfig({ mcpServers: { legacy: { type: 'sse', url: 'http://a/sse' } } }))
+        .message,
+    ).toMatch(/server "legacy": field "type": .*SSE/);
+    expect(
+      errorOf(() =>
+        parseMcpServersConfig({
+          servers: [
+            { name: 'a', command: 'x' },
+            { name: 'a', command: 'y' },
+          ],
+        }),
+      ).code,
+    ).toBe('invalid_mcp_config');
     expect(errorOf(() => parseMcpServersConfig({ tools: [] })).message).toMatch(/expected \{ "servers"/);
   });
 
   it('refuses an env reference to a variable the parent does not have, without printing other values', () => {
     const error = errorOf(() =>
-      parseMcpServersConfig({ mcpServers: { gh: { command: 'x', env: { TOKEN: '${NOT_SET_ANYWHERE}', OTHER: '${GITHUB_TOKEN}' } } } }, { environment }),
+      parseMcpServersConfig(
+        {
+          mcpServers: {
+            gh: {
+              command: 'x',
+              env: { TOKEN: reference('NOT_SET_ANYWHERE'), OTHER: reference('GITHUB_TOKEN') },
+            },
+          },
+        },
+        { environment },
+      ),
     );
     expect(error.message).toMatch(/server "gh": field "env.TOKEN": references \$\{NOT_SET_ANYWHERE\}/);
     expect(error.message).not.toContain('ghp_fromparent');
@@ -132,7 +169,10 @@ describe('loadMcpServersConfig', () => {
     const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-config-'));
     directories.push(directory);
     const path = join(directory, 'mcp-servers.json');
-    await writeFile(path, JSON.stringify({ mcpServers: { local: { command: 'node', args: ['s.js'], cwd: 'servers/local' } } }));
+    await writeFile(
+      path,
+      JSON.stringify({ mcpServers: { local: { command: 'node', args: ['s.js'], cwd: 'servers/local' } } }),
+    );
     const config = await loadMcpServersConfig(path);
     expect(config.servers[0]).toMatchObject({ name: 'local', cwd: join(directory, 'servers/local') });
   });
@@ -146,7 +186,9 @@ describe('loadMcpServersConfig', () => {
   });
 
   it('accepts an object directly', async () => {
-    const config = await loadMcpServersConfig({ servers: [{ name: 'inline', url: 'http://127.0.0.1:9/mcp' }] });
+    const config = await loadMcpServersConfig({
+      servers: [{ name: 'inline', url: 'http://127.0.0.1:9/mcp' }],
+    });
     expect(config.servers[0]).toMatchObject({ name: 'inline', transport: 'streamable-http' });
   });
 });

@@ -40,16 +40,35 @@ const rawServerSchema = z
   .passthrough()
   .superRefine((entry, context) => {
     if (entry.command === undefined && entry.url === undefined) {
-      context.addIssue({ code: 'custom', path: ['command'], message: 'needs either "command" (stdio) or "url" (streamable HTTP)' });
+      context.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message: 'needs either "command" (stdio) or "url" (streamable HTTP)',
+      });
     }
     if (entry.command !== undefined && entry.url !== undefined) {
-      context.addIssue({ code: 'custom', path: ['url'], message: 'give either "command" or "url", not both' });
+      context.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'give either "command" or "url", not both',
+      });
     }
     if (entry.type === 'sse') {
-      context.addIssue({ code: 'custom', path: ['type'], message: 'the legacy SSE transport is not supported; use streamable HTTP' });
+      context.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: 'the legacy SSE transport is not supported; use streamable HTTP',
+      });
     }
-    if (entry.url !== undefined && (entry.env !== undefined || entry.args !== undefined || entry.cwd !== undefined)) {
-      context.addIssue({ code: 'custom', path: ['url'], message: '"env", "args" and "cwd" only apply to stdio servers' });
+    if (
+      entry.url !== undefined &&
+      (entry.env !== undefined || entry.args !== undefined || entry.cwd !== undefined)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: '"env", "args" and "cwd" only apply to stdio servers',
+      });
     }
   });
 
@@ -155,7 +174,12 @@ function normaliseEntry(
     prefix,
   };
   if (entry.url !== undefined) {
-    return { ...common, transport: 'streamable-http', url: entry.url, headers: expandAll(entry.headers, 'headers') };
+    return {
+      ...common,
+      transport: 'streamable-http',
+      url: entry.url,
+      headers: expandAll(entry.headers, 'headers'),
+    };
   }
   const baseDirectory = options.baseDirectory ?? process.cwd();
   return {
@@ -164,7 +188,12 @@ function normaliseEntry(
     command: entry.command as string,
     args: entry.args ?? [],
     env: expandAll(entry.env, 'env'),
-    cwd: entry.cwd === undefined ? undefined : isAbsolute(entry.cwd) ? entry.cwd : resolve(baseDirectory, entry.cwd),
+    cwd:
+      entry.cwd === undefined
+        ? undefined
+        : isAbsolute(entry.cwd)
+          ? entry.cwd
+          : resolve(baseDirectory, entry.cwd),
   };
 }
 
@@ -191,14 +220,17 @@ export function parseMcpServersConfig(
     entries.push(...Object.entries(object.data.mcpServers));
   } else if (typeof value === 'object' && value !== null && 'servers' in value) {
     const issue = list.error.issues[0];
-    throw invalid(`${source}: field "${issue?.path.map(String).join('.') ?? 'servers'}": ${issue?.message ?? 'invalid'}`);
+    throw invalid(
+      `${source}: field "${issue?.path.map(String).join('.') ?? 'servers'}": ${issue?.message ?? 'invalid'}`,
+    );
   } else {
     throw invalid(`${source}: expected { "servers": [...] } or { "mcpServers": { ... } }`);
   }
   const seen = new Set<string>();
   const servers: McpServerConfig[] = [];
   for (const [name, raw] of entries) {
-    if (seen.has(name)) throw invalid(`${source}: server "${name}": field "name": used by more than one server`);
+    if (seen.has(name))
+      throw invalid(`${source}: server "${name}": field "name": used by more than one server`);
     seen.add(name);
     servers.push(normaliseEntry(name, raw, source, options));
   }

@@ -3,10 +3,15 @@ import type { AgentCallContext } from '../agent.js';
 import type { McpStdioServerConfig } from './config.js';
 
 /** Path of the controllable test stand-in server (test-servers/controllable-server.mjs). */
-export const controllableServerPath = fileURLToPath(new URL('../../test-servers/controllable-server.mjs', import.meta.url));
+export const controllableServerPath = fileURLToPath(
+  new URL('../../test-servers/controllable-server.mjs', import.meta.url),
+);
 
 /** A stdio config that runs the controllable test server with this Node binary. Tests only. */
-export function controllableConfig(name: string, overrides: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig {
+export function controllableConfig(
+  name: string,
+  overrides: Partial<McpStdioServerConfig> = {},
+): McpStdioServerConfig {
   return {
     name,
     transport: 'stdio',

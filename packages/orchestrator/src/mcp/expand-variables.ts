@@ -9,7 +9,10 @@ const reference = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * only path by which a parent variable reaches an MCP child process, so an unset variable is an
  * error rather than an empty string that would fail later and obscurely.
  */
-export function expandVariables(text: string, environment: Readonly<Record<string, string | undefined>>): ExpandResult {
+export function expandVariables(
+  text: string,
+  environment: Readonly<Record<string, string | undefined>>,
+): ExpandResult {
   let missing: string | undefined;
   const value = text.replace(reference, (_match, name: string) => {
     const found = environment[name];

@@ -1,5 +1,10 @@
 export { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
-export { type CallFailureKind, classifyCallError, envelopeFromError, envelopeFromResult } from './call-result.js';
+export {
+  type CallFailureKind,
+  classifyCallError,
+  envelopeFromError,
+  envelopeFromResult,
+} from './call-result.js';
 export {
   defaultMcpTimeoutMs,
   type LoadMcpServersConfigOptions,

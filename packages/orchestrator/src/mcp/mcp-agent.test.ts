@@ -30,7 +30,9 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     const { id, kind, tools } = agent.manifest();
     expect([id, kind]).toEqual(['ctl', 'mcp']);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()]).toEqual(expect.arrayContaining(['ctl_echo', 'ctl_hang', 'ctl_delete_everything', 'ctl_read_env']));
+    expect([...byName.keys()]).toEqual(
+      expect.arrayContaining(['ctl_echo', 'ctl_hang', 'ctl_delete_everything', 'ctl_read_env']),
+    );
     expect(byName.get('ctl_echo')).toMatchObject({
       mcpName: 'echo',
       effect: 'read',
@@ -41,7 +43,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       connectorId: undefined,
       inputJsonSchema: { type: 'object', properties: { text: { type: 'string' } } },
     });
-    expect(byName.get('ctl_delete_everything')).toMatchObject({ effect: 'destructive', annotations: { destructiveHint: true } });
+    expect(byName.get('ctl_delete_everything')).toMatchObject({
+      effect: 'destructive',
+      annotations: { destructiveHint: true },
+    });
     expect(byName.get('ctl_hang')?.effect).toBe('write');
     expect(agent.trusted).toBe(true);
     expect(await agent.health()).toMatchObject({ status: 'up' });
@@ -65,8 +70,14 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       error_type: 'upstream_error',
       user_message: 'the upstream said no',
     });
-    expect(await agent.execute('echo', { text: 42 }, callContext())).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
-    expect(await agent.execute('no_such_tool', {}, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    expect(await agent.execute('echo', { text: 42 }, callContext())).toMatchObject({
+      ok: false,
+      error_type: 'invalid_arguments',
+    });
+    expect(await agent.execute('no_such_tool', {}, callContext())).toMatchObject({
+      ok: false,
+      error_type: 'tool_unavailable',
+    });
   });
 
   it('sends the correlation id in _meta', async () => {
@@ -74,7 +85,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     await agent.initialize();
     const context = callContext();
     const envelope = await agent.execute('report_meta', {}, context);
-    expect(envelope).toMatchObject({ ok: true, data: { meta: { 'patchbay/correlation_id': context.correlationId } } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { meta: { 'patchbay/correlation_id': context.correlationId } },
+    });
   });
 
   it('times out a hanging call by the server timeout while another server keeps answering', async () => {
@@ -86,7 +100,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     expect(answered).toMatchObject({ ok: true, data: 'still here' });
     expect(await hanging).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
     // The hung request did not take the connection with it.
-    expect(await slow.execute('echo', { text: 'after' }, callContext())).toMatchObject({ ok: true, data: 'after' });
+    expect(await slow.execute('echo', { text: 'after' }, callContext())).toMatchObject({
+      ok: true,
+      data: 'after',
+    });
   });
 
   it('stops a call when the caller aborts', async () => {
@@ -111,7 +128,9 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       const firstPid = agent.pid;
       expect(firstPid).toBeTypeOf('number');
       // A tool that exists only in this process's memory: it must vanish with the re-discovery.
-      expect(await agent.execute('add_tool', { name: 'ephemeral' }, callContext())).toMatchObject({ ok: true });
+      expect(await agent.execute('add_tool', { name: 'ephemeral' }, callContext())).toMatchObject({
+        ok: true,
+      });
       await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('ephemeral'));
 
       // While the flag file exists every restart crashes too, so the server stays down.
@@ -125,10 +144,16 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
 
       await rm(crashFlag);
       expect(existsSync(crashFlag)).toBe(false);
-      await vi.waitFor(async () => expect((await agent.health()).status).toBe('up'), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect((await agent.health()).status).toBe('up'), {
+        timeout: 10_000,
+        interval: 100,
+      });
       expect(agent.pid).not.toBe(firstPid);
       expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('ephemeral');
-      expect(await agent.execute('echo', { text: 'back' }, callContext())).toMatchObject({ ok: true, data: 'back' });
+      expect(await agent.execute('echo', { text: 'back' }, callContext())).toMatchObject({
+        ok: true,
+        data: 'back',
+      });
       expect(changes.mock.calls.length).toBeGreaterThanOrEqual(2);
     } finally {
       await rm(directory, { recursive: true, force: true });
@@ -143,14 +168,24 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     expect(await agent.execute('add_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
     await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('greet'));
     expect(changes).toHaveBeenCalled();
-    expect(await agent.execute('greet', { text: 'hi' }, callContext())).toMatchObject({ ok: true, data: 'greet: hi' });
+    expect(await agent.execute('greet', { text: 'hi' }, callContext())).toMatchObject({
+      ok: true,
+      data: 'greet: hi',
+    });
 
-    expect(await agent.execute('add_tool', { name: 'wipe', destructive: true }, callContext())).toMatchObject({ ok: true });
-    await vi.waitFor(() => expect(agent.manifest().tools.find((tool) => tool.name === 'wipe')?.effect).toBe('destructive'));
+    expect(await agent.execute('add_tool', { name: 'wipe', destructive: true }, callContext())).toMatchObject(
+      { ok: true },
+    );
+    await vi.waitFor(() =>
+      expect(agent.manifest().tools.find((tool) => tool.name === 'wipe')?.effect).toBe('destructive'),
+    );
 
     expect(await agent.execute('remove_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
     await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('greet'));
-    expect(await agent.execute('greet', {}, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    expect(await agent.execute('greet', {}, callContext())).toMatchObject({
+      ok: false,
+      error_type: 'tool_unavailable',
+    });
     unsubscribe();
   });
 
@@ -164,7 +199,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     expect(await agent.health()).toMatchObject({ status: 'down' });
     await agent.shutdown();
     expect(await agent.health()).toEqual({ status: 'stopped' });
-    expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({
+      ok: false,
+      error_type: 'tool_unavailable',
+    });
   });
 
   it('kills its child on shutdown', async () => {
@@ -198,7 +236,11 @@ describe('environment isolation of stdio children', () => {
         isolated: {
           command: process.execPath,
           args: [controllableConfig('x').args[0] as string],
-          env: { DECLARED_VAR: `\${${declaredSource}}`, LITERAL_VAR: 'literal', SERVICE_TOKEN: `\${${canary}}` },
+          env: {
+            DECLARED_VAR: `\${${declaredSource}}`,
+            LITERAL_VAR: 'literal',
+            SERVICE_TOKEN: `\${${canary}}`,
+          },
         },
       },
     }).servers;

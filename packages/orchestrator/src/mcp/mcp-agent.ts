@@ -11,7 +11,12 @@ import {
 import { type Envelope, failure, PatchbayError, toEnvelope } from '@patchbay/envelope';
 import type { Agent, AgentCallContext, AgentHealth, AgentManifest } from '../agent.js';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
-import { classifyCallError, envelopeFromError, envelopeFromResult, neverReachedServer } from './call-result.js';
+import {
+  classifyCallError,
+  envelopeFromError,
+  envelopeFromResult,
+  neverReachedServer,
+} from './call-result.js';
 import type { McpServerConfig } from './config.js';
 import { type McpAgentTool, toAgentTool } from './tool-mapping.js';
 
@@ -42,6 +47,8 @@ export interface McpAgent extends Agent {
   readonly autoStart: boolean;
   /** The server's `trust` setting; every tool carries it too. */
   readonly trusted: boolean;
+  /** Connection state as last observed, without probing (use `health()` for a live check). */
+  readonly status: AgentHealth['status'];
   /** Process id of a running stdio child, for operators; undefined for HTTP or when down. */
   readonly pid: number | undefined;
   manifest(): AgentManifest & { tools: McpAgentTool[] };
@@ -118,8 +125,14 @@ class McpServerAgent implements McpAgent {
         : Object.values(config.headers);
   }
 
+  get status(): AgentHealth['status'] {
+    return this.state;
+  }
+
   get pid(): number | undefined {
-    return this.state === 'up' && this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return this.state === 'up' && this.transport instanceof StdioClientTransport
+      ? (this.transport.pid ?? undefined)
+      : undefined;
   }
 
   manifest(): AgentManifest & { tools: McpAgentTool[] } {
@@ -140,7 +153,9 @@ class McpServerAgent implements McpAgent {
       .catch((error: unknown) => {
         if (this.state === 'stopped') throw error;
         this.markDown(`The MCP server "${this.id}" could not be started.`);
-        throw new PatchbayError('agent_init_failed', `The MCP server "${this.id}" could not be started.`, { cause: error });
+        throw new PatchbayError('agent_init_failed', `The MCP server "${this.id}" could not be started.`, {
+          cause: error,
+        });
       })
       .finally(() => {
         this.starting = undefined;
@@ -181,10 +196,18 @@ class McpServerAgent implements McpAgent {
       toEnvelope(envelope, { secrets: this.secrets, tool: toolName, correlationId: context.correlationId });
     const tool = this.toolsByName.get(toolName);
     if (!tool) {
-      return finish(failure('tool_unavailable', { userMessage: `The MCP server "${this.id}" has no tool named "${toolName}".` }));
+      return finish(
+        failure('tool_unavailable', {
+          userMessage: `The MCP server "${this.id}" has no tool named "${toolName}".`,
+        }),
+      );
     }
     if (args !== undefined && args !== null && !isRecord(args)) {
-      return finish(failure('invalid_arguments', { issues: [{ path: '(input)', message: 'Arguments must be an object.' }] }));
+      return finish(
+        failure('invalid_arguments', {
+          issues: [{ path: '(input)', message: 'Arguments must be an object.' }],
+        }),
+      );
     }
     for (let attempt = 0; ; attempt += 1) {
       const client = this.state === 'up' ? this.client : undefined;
@@ -206,7 +229,9 @@ class McpServerAgent implements McpAgent {
         if (kind === 'connection') void this.probe();
         // A call that may have reached the server is repeated only when the tool says repeating is harmless.
         const harmless =
-          tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true || neverReachedServer(error);
+          tool.annotations?.readOnlyHint === true ||
+          tool.annotations?.idempotentHint === true ||
+          neverReachedServer(error);
         if (attempt === 0 && (kind === 'connection' || kind === 'timeout') && harmless) {
           await delay(this.options.retryDelayMs ?? 300, context.signal);
           if (!context.signal.aborted) continue;
@@ -253,7 +278,9 @@ class McpServerAgent implements McpAgent {
         stderr: this.options.stderr ?? 'ignore',
       });
     }
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+    });
   }
 
   private async connect(): Promise<void> {
@@ -427,6 +454,9 @@ export function createMcpAgent(config: McpServerConfig, options: McpAgentOptions
 }
 
 /** Creates one agent per configured server; start those with `autoStart` through the orchestrator. */
-export function createMcpAgents(config: { servers: McpServerConfig[] }, options: McpAgentOptions = {}): McpAgent[] {
+export function createMcpAgents(
+  config: { servers: McpServerConfig[] },
+  options: McpAgentOptions = {},
+): McpAgent[] {
   return config.servers.map((server) => createMcpAgent(server, options));
 }

@@ -1,5 +1,5 @@
-import type { ToolEffect } from '@patchbay/connector';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolEffect } from '@patchbay/connector';
 import type { AgentTool, ToolAnnotations } from '../agent.js';
 
 /**

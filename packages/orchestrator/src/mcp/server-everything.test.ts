@@ -1,0 +1,45 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseMcpServersConfig } from './config.js';
+import { callContext, processAlive } from './controllable-fixture.js';
+import { createMcpAgent, type McpAgent } from './mcp-agent.js';
+
+// The published reference server, written by the MCP maintainers rather than by us.
+const require = createRequire(import.meta.url);
+const everythingPackage = require.resolve('@modelcontextprotocol/server-everything/package.json');
+const everythingBin = join(
+  dirname(everythingPackage),
+  (require(everythingPackage) as { bin: Record<string, string> }).bin['mcp-server-everything'] as string,
+);
+
+describe('@modelcontextprotocol/server-everything over stdio', () => {
+  let agent: McpAgent | undefined;
+  let pid: number | undefined;
+  afterAll(async () => {
+    await agent?.shutdown();
+    if (pid !== undefined)
+      await vi.waitFor(() => expect(processAlive(pid as number)).toBe(false), { timeout: 10_000 });
+  });
+
+  it('discovers its echo tool and calls it', async () => {
+    const [config] = parseMcpServersConfig({
+      mcpServers: { everything: { command: process.execPath, args: [everythingBin, 'stdio'], prefix: true } },
+    }).servers;
+    agent = createMcpAgent(config as NonNullable<typeof config>);
+    await agent.initialize();
+    pid = agent.pid;
+    const echo = agent.manifest().tools.find((tool) => tool.name === 'everything_echo');
+    expect(echo).toMatchObject({
+      mcpName: 'echo',
+      effect: 'read',
+      inputJsonSchema: { properties: { message: { type: 'string' } } },
+    });
+    expect(await agent.execute('everything_echo', { message: 'from patchbay' }, callContext())).toMatchObject(
+      {
+        ok: true,
+        data: 'Echo: from patchbay',
+      },
+    );
+  });
+});
