@@ -4,7 +4,11 @@ import type { AnyTool } from './tool.js';
 
 /** Why a tool cannot run for a subject now. */
 export type UnavailableReason =
-  | { kind: 'connector_status'; connectorId: string; status: Exclude<StatusSnapshot['connectors'][string]['status'], 'connected'> }
+  | {
+      kind: 'connector_status';
+      connectorId: string;
+      status: Exclude<StatusSnapshot['connectors'][string]['status'], 'connected'>;
+    }
   | { kind: 'unknown_connector'; connectorId: string }
   | { kind: 'missing_scopes'; connectorId: string; scopes: string[] }
   | { kind: 'requires_connector'; connectorId: string };
@@ -38,7 +42,9 @@ function statusEnvelope(
       });
     case 'rate_limited': {
       const until = entry.retryAfter ? Date.parse(entry.retryAfter) : Number.NaN;
-      const retryAfterS = Number.isNaN(until) ? undefined : Math.max(0, Math.ceil((until - now.getTime()) / 1000));
+      const retryAfterS = Number.isNaN(until)
+        ? undefined
+        : Math.max(0, Math.ceil((until - now.getTime()) / 1000));
       return failure('rate_limited', {
         connector: connectorId,
         retryAfterS,
@@ -96,19 +102,27 @@ export function toolAvailability(
   }
   for (const required of tool.requires) {
     const other = snapshot.connectors[required];
-    if (other?.status !== 'connected') {
-      const envelope = other
-        ? statusEnvelope(required, other, options.setupUrls?.[required], now)
-        : failure('connector_not_configured', { connector: required, setupUrl: options.setupUrls?.[required] });
-      return {
-        available: false,
-        reason: { kind: 'requires_connector', connectorId: required },
-        envelope: {
-          ...envelope,
-          user_message: `${tool.name} also needs the ${required} connector. ${envelope.user_message}`,
-        },
-      };
+    if (other?.status === 'connected') continue;
+    const reason: UnavailableReason = { kind: 'requires_connector', connectorId: required };
+    if (other?.status === 'disabled_by_admin') {
+      // The disabled connector must not be named, not even as the reason.
+      return { available: false, reason, envelope: statusEnvelope(required, other, undefined, now) };
     }
+    const envelope = other
+      ? statusEnvelope(required, other, options.setupUrls?.[required], now)
+      : failure('connector_not_configured', {
+          connector: required,
+          setupUrl: options.setupUrls?.[required],
+          userMessage: `The ${required} connector is not set up yet.`,
+        });
+    return {
+      available: false,
+      reason,
+      envelope: {
+        ...envelope,
+        user_message: `${tool.name} also needs the ${required} connector. ${envelope.user_message}`,
+      },
+    };
   }
   return { available: true };
 }

@@ -32,7 +32,9 @@ export type Scope = z.infer<typeof scopeSchema>;
 export const authSchema = z.object({
   kind: z.enum(authKinds),
   scopes: z.array(scopeSchema).default([]),
-  fields: z.array(credentialFieldSchema).default([{ name: 'token', description: 'Access token', secret: true }]),
+  fields: z
+    .array(credentialFieldSchema)
+    .default([{ name: 'token', description: 'Access token', secret: true }]),
 });
 /** The auth declaration of a connector manifest. */
 export type AuthDeclaration = z.input<typeof authSchema>;

@@ -14,10 +14,15 @@ export const connectorDefinitionSchema = z.object({
   auth: authSchema,
   capabilities: z.array(z.string().trim().min(1)).min(1, 'declare at least one capability'),
   wouldEnable: z.array(z.string().trim().min(1)).min(1, 'say what connecting would enable'),
-  setupUrl: z.url(),
-  docsUrl: z.url().optional(),
-  tools: z.array(z.custom<AnyTool>(isTool, 'must be created with defineTool')).min(1, 'declare at least one tool'),
-  verify: z.custom<ConnectorDefinition['verify']>((value) => typeof value === 'function', 'must be a function'),
+  setupUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  docsUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  tools: z
+    .array(z.custom<AnyTool>(isTool, 'must be created with defineTool'))
+    .min(1, 'declare at least one tool'),
+  verify: z.custom<ConnectorDefinition['verify']>(
+    (value) => typeof value === 'function',
+    'must be a function',
+  ),
 });
 
 /**
@@ -27,12 +32,34 @@ export const connectorDefinitionSchema = z.object({
  */
 export function defineConnector(definition: ConnectorDefinition): Connector {
   const label = `connector "${typeof definition?.id === 'string' ? definition.id : '?'}"`;
+  if (typeof definition !== 'object' || definition === null) {
+    throw new PatchbayError('invalid_definition', `${label}: (root): must be an object`);
+  }
   const parsed = connectorDefinitionSchema.safeParse(definition);
   if (!parsed.success) {
     throw new PatchbayError('invalid_definition', `${label}: ${formatDefinitionIssues(parsed.error)}`);
   }
   const { id, auth } = parsed.data;
-  const declaredScopes = new Set(auth.scopes.map((scope) => scope.name));
+  const declaredScopes = new Set<string>();
+  auth.scopes.forEach((scope, index) => {
+    if (declaredScopes.has(scope.name)) {
+      throw new PatchbayError(
+        'invalid_definition',
+        `${label}: auth.scopes.${index}.name: duplicate scope "${scope.name}"`,
+      );
+    }
+    declaredScopes.add(scope.name);
+  });
+  const fieldNames = new Set<string>();
+  auth.fields.forEach((field, index) => {
+    if (fieldNames.has(field.name)) {
+      throw new PatchbayError(
+        'invalid_definition',
+        `${label}: auth.fields.${index}.name: duplicate field "${field.name}"`,
+      );
+    }
+    fieldNames.add(field.name);
+  });
   const seen = new Set<string>();
   const tools = definition.tools.map((tool, index) => {
     const field = `tools.${index} (${tool.name})`;
@@ -51,7 +78,10 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
       );
     }
     if (tool.requires.includes(id)) {
-      throw new PatchbayError('invalid_definition', `${label}: ${field}.requires: a tool cannot require its own connector`);
+      throw new PatchbayError(
+        'invalid_definition',
+        `${label}: ${field}.requires: a tool cannot require its own connector`,
+      );
     }
     return Object.freeze({ ...tool, connectorId: id });
   });

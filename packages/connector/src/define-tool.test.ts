@@ -27,7 +27,13 @@ describe('defineTool', () => {
 
   it('names the undescribed field', () => {
     expect(() =>
-      defineTool({ ...base, input: z.object({ text: z.string().describe('ok'), to: z.object({ id: z.string() }).describe('Target') }) }),
+      defineTool({
+        ...base,
+        input: z.object({
+          text: z.string().describe('ok'),
+          to: z.object({ id: z.string() }).describe('Target'),
+        }),
+      }),
     ).toThrow(/input\.to\.id: every input field needs \.describe\(\)/);
   });
 
@@ -40,6 +46,8 @@ describe('defineTool', () => {
   });
 
   it('rejects a non-object input schema', () => {
-    expect(() => defineTool({ ...base, input: z.string().describe('text') as never })).toThrow(/input: must be a z\.object/);
+    expect(() => defineTool({ ...base, input: z.string().describe('text') as never })).toThrow(
+      /input: must be a z\.object/,
+    );
   });
 });

@@ -3,14 +3,23 @@ import { z } from 'zod';
 import { type AnyTool, type JsonSchema, type Tool, type ToolDefinition, toolEffects } from './tool.js';
 import { formatDefinitionIssues } from './validation.js';
 
-const isZodSchema = (value: unknown) => value instanceof z.ZodType;
+// Duck-typed as well, so a schema from a second copy of zod is still accepted.
+const isZodSchema = (value: unknown) =>
+  value instanceof z.ZodType ||
+  (typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { safeParseAsync?: unknown }).safeParseAsync === 'function');
 const isFunction = (value: unknown) => typeof value === 'function';
 
 /** Zod schema of a {@link ToolDefinition}, checked at definition time. */
 export const toolDefinitionSchema = z.object({
   name: z
     .string()
-    .regex(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/, 'must be snake_case and prefixed by the connector id, e.g. github_create_issue')
+    .regex(
+      /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/,
+      'must be snake_case and prefixed by the connector id, e.g. github_create_issue',
+    )
     .max(64, 'must be at most 64 characters (a limit of several model APIs)'),
   description: z.string().trim().min(10, 'must say what the tool does in a sentence'),
   input: z.custom<z.ZodType>(isZodSchema, 'must be a zod schema'),
@@ -24,7 +33,8 @@ export const toolDefinitionSchema = z.object({
 
 /** Plain question for a field whose schema gives none. */
 function defaultQuestion(field: string, description: unknown): string {
-  const subject = typeof description === 'string' && description.trim() ? description.trim().replace(/\.$/, '') : field;
+  const subject =
+    typeof description === 'string' && description.trim() ? description.trim().replace(/\.$/, '') : field;
   return `What should I use for ${field.replaceAll('_', ' ')} (${subject.charAt(0).toLowerCase()}${subject.slice(1)})?`;
 }
 
@@ -40,7 +50,8 @@ export function undescribedFields(schema: JsonSchema, prefix = ''): string[] {
       missing.push(...undescribedFields(property.items as JsonSchema, `${path}[]`));
     }
     for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-      for (const branch of (property[key] as JsonSchema[] | undefined) ?? []) missing.push(...undescribedFields(branch, path));
+      for (const branch of (property[key] as JsonSchema[] | undefined) ?? [])
+        missing.push(...undescribedFields(branch, path));
     }
   }
   return missing;
@@ -77,8 +88,13 @@ export function defineTool<Input extends z.ZodType, Output = unknown>(
     );
   }
   const questions: Record<string, string> = {};
-  for (const [field, property] of Object.entries((inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>)) {
-    questions[field] = typeof property.question === 'string' ? property.question : defaultQuestion(field, property.description);
+  for (const [field, property] of Object.entries(
+    (inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>,
+  )) {
+    questions[field] =
+      typeof property.question === 'string'
+        ? property.question
+        : defaultQuestion(field, property.description);
   }
   const { $schema: _ignored, ...schemaWithoutDialect } = inputJsonSchema;
   return Object.freeze({

@@ -58,7 +58,9 @@ export function createHttpClient(options: {
   return {
     async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
       const fetchImpl = options.settings.fetch ?? globalThis.fetch;
-      const url = new URL(/^https?:\/\//.test(request.path) ? request.path : `${baseUrl}/${request.path.replace(/^\/+/, '')}`);
+      const url = new URL(
+        /^https?:\/\//.test(request.path) ? request.path : `${baseUrl}/${request.path.replace(/^\/+/, '')}`,
+      );
       for (const [key, value] of compact(request.query ?? {})) url.searchParams.set(key, value);
       const headers = new Headers({
         accept: 'application/json',
@@ -75,7 +77,12 @@ export function createHttpClient(options: {
         headers.set('content-type', 'application/x-www-form-urlencoded');
         body = new URLSearchParams(compact(request.form)).toString();
       }
-      const response = await fetchImpl(url, { method: request.method ?? 'GET', headers, body, signal: request.signal });
+      const response = await fetchImpl(url, {
+        method: request.method ?? 'GET',
+        headers,
+        body,
+        signal: request.signal,
+      });
       if (!response.ok) throw await HttpError.fromResponse(response);
       const text = response.status === 204 ? '' : await response.text();
       const isJson = /json/i.test(response.headers.get('content-type') ?? '') || /^\s*[[{]/.test(text);
@@ -97,12 +104,26 @@ export function verifyFailure(error: unknown): VerifyResult {
   if (error instanceof HttpError) {
     if (error.status === 401 || error.status === 403) {
       if (error.status === 403 && error.headers.get('x-ratelimit-remaining') === '0') {
-        return { valid: false, reason: 'rate_limited', message: 'The service is rate limiting requests.', retryAfterS: retryAfterSeconds(error.headers) };
+        return {
+          valid: false,
+          reason: 'rate_limited',
+          message: 'The service is rate limiting requests.',
+          retryAfterS: retryAfterSeconds(error.headers),
+        };
       }
-      return { valid: false, reason: 'invalid_credentials', message: 'The service rejected these credentials.' };
+      return {
+        valid: false,
+        reason: 'invalid_credentials',
+        message: 'The service rejected these credentials.',
+      };
     }
     if (error.status === 429) {
-      return { valid: false, reason: 'rate_limited', message: 'The service is rate limiting requests.', retryAfterS: retryAfterSeconds(error.headers) };
+      return {
+        valid: false,
+        reason: 'rate_limited',
+        message: 'The service is rate limiting requests.',
+        retryAfterS: retryAfterSeconds(error.headers),
+      };
     }
     return { valid: false, reason: 'unreachable', message: `The service answered HTTP ${error.status}.` };
   }

@@ -1,29 +1,44 @@
+export {
+  type SetupUrls,
+  type ToolAvailability,
+  toolAvailability,
+  type UnavailableReason,
+} from './availability.js';
 export type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
 export {
   type AuthDeclaration,
   type AuthKind,
-  type CredentialField,
-  type Credentials,
-  type Scope,
-  type VerifyOptions,
-  type VerifyResult,
   authKinds,
   authSchema,
+  type CredentialField,
+  type Credentials,
   credentialFieldSchema,
+  type Scope,
   scopeSchema,
+  type VerifyOptions,
+  type VerifyResult,
 } from './credentials.js';
 export { connectorDefinitionSchema, connectorManifest, defineConnector } from './define-connector.js';
 export { defineTool, isTool, toolDefinitionSchema, undescribedFields } from './define-tool.js';
+export {
+  type ConnectorSettings,
+  createHttpClient,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResult,
+  verifyFailure,
+} from './http.js';
 export { invokeTool } from './invoke-tool.js';
 export {
   type ConnectorStatus,
   type ConnectorStatusEntry,
-  type StatusSnapshot,
   connectorStatusEntrySchema,
   connectorStatuses,
   connectorStatusSchema,
+  type StatusSnapshot,
   statusSnapshotSchema,
 } from './status.js';
+export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';
 export {
   type AnyTool,
   type JsonSchema,
@@ -33,18 +48,3 @@ export {
   type ToolEffect,
   toolEffects,
 } from './tool.js';
-export {
-  type SetupUrls,
-  type ToolAvailability,
-  type UnavailableReason,
-  toolAvailability,
-} from './availability.js';
-export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';
-export {
-  type ConnectorSettings,
-  type HttpClient,
-  type HttpRequest,
-  type HttpResult,
-  createHttpClient,
-  verifyFailure,
-} from './http.js';

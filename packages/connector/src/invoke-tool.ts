@@ -12,20 +12,23 @@ export async function invokeTool(
   rawInput: unknown,
   context: ToolContext & { setupUrl?: string },
 ): Promise<Envelope> {
+  const input = rawInput ?? {};
   const envelopeContext = {
     connector: tool.connectorId,
     setupUrl: context.setupUrl,
     tool: tool.name,
-    secrets: Object.values(context.credentials),
+    secrets: Object.values(context.credentials ?? {}),
     questions: tool.questions,
+    input,
     correlationId: context.correlationId,
   };
-  const parsed = await tool.input.safeParseAsync(rawInput ?? {}, { reportInput: true });
-  if (!parsed.success) return toEnvelope(parsed.error, envelopeContext);
   try {
+    const parsed = await tool.input.safeParseAsync(input, { reportInput: true });
+    if (!parsed.success) return toEnvelope(parsed.error, envelopeContext);
     const result = await tool.execute(parsed.data, context);
     return toEnvelope(result, envelopeContext);
   } catch (error) {
+    // A throwing transform or refinement lands here too, not only `execute`.
     return toEnvelope(error, envelopeContext);
   }
 }
