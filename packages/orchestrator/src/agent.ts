@@ -78,7 +78,10 @@ export interface Agent {
   manifest(): AgentManifest;
   health(): Promise<AgentHealth>;
   /** Validates raw arguments for a tool; agents with zod schemas implement it, others are checked against the JSON Schema. */
-  validate?(toolName: string, args: unknown): { ok: true; value: unknown } | { ok: false; envelope: Envelope };
+  validate?(
+    toolName: string,
+    args: unknown,
+  ): { ok: true; value: unknown } | { ok: false; envelope: Envelope };
   /** Subscribes to tool-list changes (MCP `notifications/tools/list_changed`, reconnects). Returns an unsubscribe function. */
   onToolsChanged?(listener: () => void): () => void;
 }

@@ -13,7 +13,7 @@ import { createOrchestrator } from './orchestrator.js';
 import type { ProposalStore } from './proposals.js';
 
 const acme = createAcmeServer();
-beforeAll(() => acme.server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => acme.server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => acme.reset());
 afterAll(() => acme.server.close());
 
@@ -37,7 +37,11 @@ function proposalIdOf(envelope: { ok: boolean; proposal_id?: string }): string {
 describe('approval of destructive calls', () => {
   it('creates a proposal instead of running a destructive tool', async () => {
     const { orchestrator, proposals } = await setup();
-    const result = await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject, correlationId: 'corr-9' });
+    const result = await orchestrator.execute(
+      'acme_delete_ticket',
+      { id: 'T-1' },
+      { subject, correlationId: 'corr-9' },
+    );
     const id = proposalIdOf(result);
     expect(deletes()).toBe(0);
     const proposal = await proposals.get(id);
@@ -51,7 +55,9 @@ describe('approval of destructive calls', () => {
     });
     expect(Date.parse(proposal!.createdAt)).not.toBeNaN();
     // Asking again while pending points at the same proposal.
-    expect(proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }))).toBe(id);
+    expect(proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }))).toBe(
+      id,
+    );
   });
 
   it('runs an approved call once; the next identical call needs a new proposal', async () => {
@@ -77,7 +83,10 @@ describe('approval of destructive calls', () => {
           effect: 'destructive',
           inputJsonSchema: {
             type: 'object',
-            properties: { from: { type: 'string', description: 'Source' }, to: { type: 'string', description: 'Target' } },
+            properties: {
+              from: { type: 'string', description: 'Source' },
+              to: { type: 'string', description: 'Target' },
+            },
             required: ['from', 'to'],
           },
         },
@@ -90,7 +99,9 @@ describe('approval of destructive calls', () => {
     const tampered = await orchestrator.execute('remote_move', { from: 'a', to: 'elsewhere' }, { subject });
     expect(proposalIdOf(tampered)).not.toBe(id);
     expect(agent.calls).toHaveLength(0);
-    expect(await orchestrator.execute('remote_move', { to: 'b', from: 'a' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('remote_move', { to: 'b', from: 'a' }, { subject })).toMatchObject({
+      ok: true,
+    });
     expect(agent.calls).toHaveLength(1);
   });
 
@@ -98,7 +109,11 @@ describe('approval of destructive calls', () => {
     const { orchestrator } = await setup();
     const id = proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }));
     await orchestrator.approve(id);
-    const otherSubject = await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject: 'user-2' });
+    const otherSubject = await orchestrator.execute(
+      'acme_delete_ticket',
+      { id: 'T-1' },
+      { subject: 'user-2' },
+    );
     expect(otherSubject).toMatchObject({ ok: false, error_type: 'connector_not_configured' });
     expect(deletes()).toBe(0);
   });
@@ -113,7 +128,9 @@ describe('approval of destructive calls', () => {
     if (!denied.ok) expect(denied.user_message).toContain('keep that ticket');
     expect(deletes()).toBe(0);
     expect((await proposals.get(id))?.state).toBe('expired');
-    expect(proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }))).not.toBe(id);
+    expect(
+      proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject })),
+    ).not.toBe(id);
     expect(await orchestrator.executeProposal(id)).toMatchObject({ ok: false, error_type: 'conflict' });
   });
 
@@ -133,12 +150,22 @@ describe('approval of destructive calls', () => {
   it('executeProposal runs an approved proposal and refuses pending, used and unknown ones', async () => {
     const { orchestrator } = await setup();
     const id = proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }));
-    expect(await orchestrator.executeProposal(id)).toMatchObject({ ok: false, error_type: 'approval_required', proposal_id: id });
+    expect(await orchestrator.executeProposal(id)).toMatchObject({
+      ok: false,
+      error_type: 'approval_required',
+      proposal_id: id,
+    });
     await orchestrator.approve(id);
     const result = await orchestrator.executeProposal(id, { correlationId: 'from-cli' });
-    expect(result).toMatchObject({ ok: true, meta: { correlation_id: 'from-cli', tool: 'acme_delete_ticket' } });
+    expect(result).toMatchObject({
+      ok: true,
+      meta: { correlation_id: 'from-cli', tool: 'acme_delete_ticket' },
+    });
     expect(await orchestrator.executeProposal(id)).toMatchObject({ ok: false, error_type: 'conflict' });
-    expect(await orchestrator.executeProposal('prop_missing')).toMatchObject({ ok: false, error_type: 'not_found' });
+    expect(await orchestrator.executeProposal('prop_missing')).toMatchObject({
+      ok: false,
+      error_type: 'not_found',
+    });
     expect(deletes()).toBe(1);
     await expect(orchestrator.approve(id)).rejects.toMatchObject({ code: 'proposal_not_pending' });
     await expect(orchestrator.approve('prop_missing')).rejects.toMatchObject({ code: 'proposal_not_found' });
@@ -163,8 +190,12 @@ describe('approval of destructive calls', () => {
 
   it('does not ask approval for read and write tools of trusted agents', async () => {
     const { orchestrator } = await setup();
-    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({ ok: true });
-    expect(await orchestrator.execute('acme_create_ticket', { title: 'New' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({
+      ok: true,
+    });
+    expect(await orchestrator.execute('acme_create_ticket', { title: 'New' }, { subject })).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -184,7 +215,9 @@ describe('approval of untrusted and annotated tools', () => {
     const id = proposalIdOf(await orchestrator.execute('remote_write', { text: 'a' }, { subject }));
     expect(agent.calls).toHaveLength(1);
     await orchestrator.approve(id);
-    expect(await orchestrator.execute('remote_write', { text: 'a' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('remote_write', { text: 'a' }, { subject })).toMatchObject({
+      ok: true,
+    });
     expect(agent.calls.map((call) => call.toolName)).toEqual(['remote_read', 'remote_write']);
   });
 
@@ -229,7 +262,9 @@ describe('definition pinning', () => {
     expect((await proposals.get(pendingId))?.state).toBe('expired');
     expect(text()).toContain('definition of tool \\"remote_delete\\" changed');
     await orchestrator.approve(renewed);
-    expect(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject })).toMatchObject({
+      ok: true,
+    });
     expect(agent.calls).toHaveLength(1);
   });
 
@@ -241,6 +276,8 @@ describe('definition pinning', () => {
     const id = proposalIdOf(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject }));
     await orchestrator.approve(id);
     agent.setTools([{ ...agent.tools()[0]! }]);
-    expect(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject })).toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -10,7 +10,9 @@ function canonicalize(value: unknown, seen: WeakSet<object>): unknown {
   seen.add(value);
   let result: unknown;
   if (Array.isArray(value)) {
-    result = value.map((item) => (item === undefined || typeof item === 'function' ? null : canonicalize(item, seen)));
+    result = value.map((item) =>
+      item === undefined || typeof item === 'function' ? null : canonicalize(item, seen),
+    );
   } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     result = canonicalize((value as { toJSON: () => unknown }).toJSON(), seen);
   } else {

@@ -50,7 +50,9 @@ export function connectorAgent(connector: Connector): Agent {
       try {
         const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
         // The raw arguments go on: invokeTool is the one place that parses (and transforms) them.
-        return parsed.success ? { ok: true, value: args } : { ok: false, envelope: toEnvelope(parsed.error, context) };
+        return parsed.success
+          ? { ok: true, value: args }
+          : { ok: false, envelope: toEnvelope(parsed.error, context) };
       } catch {
         // Schemas with async refinements cannot be checked synchronously; invokeTool checks them.
         return { ok: true, value: args };

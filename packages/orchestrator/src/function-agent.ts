@@ -22,7 +22,10 @@ export interface FunctionToolDefinition<Input extends z.ZodType = z.ZodType, Out
   input: Input;
   effect: ToolEffect;
   /** Returns the data of a successful envelope, or an envelope itself; a throw is mapped with `toEnvelope`. */
-  execute: (input: z.output<Input>, context: FunctionCallContext) => Promise<Output | Envelope<Output>> | Output;
+  execute: (
+    input: z.output<Input>,
+    context: FunctionCallContext,
+  ) => Promise<Output | Envelope<Output>> | Output;
   /** Agent id; defaults to `function:<name>`. */
   id?: string;
   timeoutMs?: number;
@@ -36,18 +39,29 @@ export interface FunctionToolDefinition<Input extends z.ZodType = z.ZodType, Out
  * Wraps any async function as a one-tool agent (the legacy tool adapter): zod validation with
  * `needs_input` questions, results wrapped as envelopes, throws mapped by `toEnvelope`.
  */
-export function fromFunction<Input extends z.ZodType, Output>(definition: FunctionToolDefinition<Input, Output>): Agent {
+export function fromFunction<Input extends z.ZodType, Output>(
+  definition: FunctionToolDefinition<Input, Output>,
+): Agent {
   let inputJsonSchema: JsonSchema;
   try {
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(definition.input, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as JsonSchema;
     inputJsonSchema = schema;
   } catch (error) {
-    throw new PatchbayError('invalid_definition', `function tool "${definition.name}": input cannot be expressed as JSON Schema`, {
-      cause: error,
-    });
+    throw new PatchbayError(
+      'invalid_definition',
+      `function tool "${definition.name}": input cannot be expressed as JSON Schema`,
+      {
+        cause: error,
+      },
+    );
   }
   const questions: Record<string, string> = {};
-  for (const [field, property] of Object.entries((inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>)) {
+  for (const [field, property] of Object.entries(
+    (inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>,
+  )) {
     questions[field] = questionFor(field, property);
   }
   const id = definition.id ?? `function:${definition.name}`;
@@ -76,7 +90,9 @@ export function fromFunction<Input extends z.ZodType, Output>(definition: Functi
     validate(_toolName, args) {
       try {
         const parsed = definition.input.safeParse(args ?? {}, { reportInput: true });
-        return parsed.success ? { ok: true, value: parsed.data } : { ok: false, envelope: toEnvelope(parsed.error, envelopeContext) };
+        return parsed.success
+          ? { ok: true, value: parsed.data }
+          : { ok: false, envelope: toEnvelope(parsed.error, envelopeContext) };
       } catch {
         return { ok: true, value: args };
       }

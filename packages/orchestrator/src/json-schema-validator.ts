@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@patchbay/connector';
-import { type Envelope, failure, type ArgumentIssue, type MissingField } from '@patchbay/envelope';
+import { type ArgumentIssue, type Envelope, failure, type MissingField } from '@patchbay/envelope';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -11,7 +11,8 @@ export type ValidationResult = { ok: true; value: unknown } | { ok: false; envel
 export function questionFor(field: string, property: JsonSchema | undefined): string {
   if (typeof property?.question === 'string' && property.question.trim() !== '') return property.question;
   const label = field.replaceAll('_', ' ');
-  const description = typeof property?.description === 'string' ? property.description.trim().replace(/\.$/, '') : '';
+  const description =
+    typeof property?.description === 'string' ? property.description.trim().replace(/\.$/, '') : '';
   return description
     ? `What should I use for ${label} (${description.charAt(0).toLowerCase()}${description.slice(1)})?`
     : `What should I use for ${label}?`;
@@ -35,7 +36,11 @@ function propertyAt(schema: JsonSchema, path: string[]): JsonSchema | undefined 
 }
 
 /** Converts ajv errors to the envelope rule shared with zod: fixable issues first, else ask the user. */
-function toEnvelope(errors: ErrorObject[], schema: JsonSchema, context: { tool: string; connector?: string | undefined }): Envelope {
+function toEnvelope(
+  errors: ErrorObject[],
+  schema: JsonSchema,
+  context: { tool: string; connector?: string | undefined },
+): Envelope {
   const missing: MissingField[] = [];
   const issues: ArgumentIssue[] = [];
   for (const error of errors) {
@@ -46,7 +51,8 @@ function toEnvelope(errors: ErrorObject[], schema: JsonSchema, context: { tool: 
       const parent = propertyAt(schema, base);
       const property = (parent?.properties as Record<string, JsonSchema> | undefined)?.[field];
       const name = path.join('.');
-      if (!missing.some((item) => item.field === name)) missing.push({ field: name, question: questionFor(name, property) });
+      if (!missing.some((item) => item.field === name))
+        missing.push({ field: name, question: questionFor(name, property) });
     } else {
       // Branch errors of anyOf/oneOf repeat the useful ones; keep the summary too, it names the field.
       issues.push({ path: base.join('.') || '(input)', message: error.message ?? `failed ${error.keyword}` });
@@ -61,11 +67,17 @@ function toEnvelope(errors: ErrorObject[], schema: JsonSchema, context: { tool: 
       ...(missing.length ? { missing } : {}),
     });
   }
-  return failure('needs_input', { ...common, missing, userMessage: missing.map((field) => field.question).join(' ') });
+  return failure('needs_input', {
+    ...common,
+    missing,
+    userMessage: missing.map((field) => field.question).join(' '),
+  });
 }
 
 // ajv-formats is CommonJS: depending on the loader its default import is the plugin or its module object.
-const formatsPlugin = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (ajv: Ajv) => Ajv;
+const formatsPlugin = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (
+  ajv: Ajv,
+) => Ajv;
 
 function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
   formatsPlugin(ajv as Ajv);
@@ -82,7 +94,12 @@ export class JsonSchemaValidator {
   private readonly compiled = new Map<string, ValidateFunction | Error>();
 
   /** Validates `args`; `cacheKey` must change whenever the schema does (tool name + definition hash). */
-  validate(cacheKey: string, schema: JsonSchema, args: unknown, context: { tool: string; connector?: string | undefined }): ValidationResult {
+  validate(
+    cacheKey: string,
+    schema: JsonSchema,
+    args: unknown,
+    context: { tool: string; connector?: string | undefined },
+  ): ValidationResult {
     let validator = this.compiled.get(cacheKey);
     if (!validator) {
       try {
@@ -99,7 +116,9 @@ export class JsonSchemaValidator {
     if (validator instanceof Error) {
       return {
         ok: false,
-        envelope: failure('internal_error', { userMessage: `The tool ${context.tool} has an input schema that cannot be checked.` }),
+        envelope: failure('internal_error', {
+          userMessage: `The tool ${context.tool} has an input schema that cannot be checked.`,
+        }),
       };
     }
     const value = args ?? {};

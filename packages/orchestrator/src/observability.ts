@@ -1,5 +1,5 @@
 import { type Counter, type Histogram, type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /** Log paths whose values pino replaces, whatever a caller or agent puts there. */
 export const redactPaths: readonly string[] = [
@@ -28,7 +28,10 @@ const instrumentationName = '@patchbay/orchestrator';
 /** A child of the given logger (or a silent one) that redacts secret paths. */
 export function orchestratorLogger(logger: Logger | undefined): Logger {
   const base = logger ?? pino({ level: 'silent' });
-  return base.child({ component: 'orchestrator' }, { redact: { paths: [...redactPaths], censor: '[REDACTED]' } });
+  return base.child(
+    { component: 'orchestrator' },
+    { redact: { paths: [...redactPaths], censor: '[REDACTED]' } },
+  );
 }
 
 /** The instruments the orchestrator records into. */

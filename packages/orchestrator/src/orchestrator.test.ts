@@ -1,6 +1,6 @@
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,7 +15,7 @@ import { fromFunction } from './function-agent.js';
 import { createOrchestrator } from './orchestrator.js';
 
 const acme = createAcmeServer();
-beforeAll(() => acme.server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => acme.server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => acme.reset());
 afterAll(() => acme.server.close());
 
@@ -32,11 +32,17 @@ async function setup(configure?: (source: ReturnType<typeof createTestStatusSour
 describe('registry and routing', () => {
   it('routes a call to the connector and answers with an envelope carrying meta', async () => {
     const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection()));
-    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject, correlationId: 'corr-1' });
+    const result = await orchestrator.execute(
+      'acme_get_ticket',
+      { id: 'T-1' },
+      { subject, correlationId: 'corr-1' },
+    );
     expect(result).toMatchObject({ ok: true, data: { id: 'T-1', title: 'First' } });
     expect(result.meta).toMatchObject({ correlation_id: 'corr-1', tool: 'acme_get_ticket' });
     expect(typeof result.meta?.duration_ms).toBe('number');
-    expect(acme.requests.map((request) => request.headers.get('authorization'))).toEqual([`Bearer ${secretToken}`]);
+    expect(acme.requests.map((request) => request.headers.get('authorization'))).toEqual([
+      `Bearer ${secretToken}`,
+    ]);
   });
 
   it('generates a correlation id when none is given', async () => {
@@ -66,7 +72,11 @@ describe('registry and routing', () => {
   it('answers tool_unavailable for an unknown tool', async () => {
     const { orchestrator } = await setup();
     const result = await orchestrator.execute('nope_missing', {}, { subject });
-    expect(result).toMatchObject({ ok: false, error_type: 'tool_unavailable', meta: { tool: 'nope_missing' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'tool_unavailable',
+      meta: { tool: 'nope_missing' },
+    });
   });
 
   it('answers tool_unavailable while the agent is not started', async () => {
@@ -80,7 +90,9 @@ describe('registry and routing', () => {
 
   it('creates agents from registered factories', async () => {
     const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
-    orchestrator.registerFactory('counting', (config: { id: string }) => createCountingAgent({ id: config.id }));
+    orchestrator.registerFactory('counting', (config: { id: string }) =>
+      createCountingAgent({ id: config.id }),
+    );
     const agent = orchestrator.create('counting', { id: 'made-by-factory' });
     expect(agent.id).toBe('made-by-factory');
     await orchestrator.start();
@@ -94,7 +106,9 @@ describe('registry and routing', () => {
     orchestrator.register(agent);
     await orchestrator.start();
     agent.setTools([{ ...agent.tools()[0]!, name: 'count_other' }]);
-    expect(await orchestrator.execute('count_echo', { text: 'a' }, { subject })).toMatchObject({ error_type: 'tool_unavailable' });
+    expect(await orchestrator.execute('count_echo', { text: 'a' }, { subject })).toMatchObject({
+      error_type: 'tool_unavailable',
+    });
     expect(await orchestrator.execute('count_other', { text: 'a' }, { subject })).toMatchObject({ ok: true });
     expect(orchestrator.listTools().map((tool) => tool.name)).toEqual(['count_other']);
   });
@@ -138,7 +152,12 @@ describe('status gate: no request leaves unless the connector may be used', () =
   it('not configured → connector_not_configured with the setup url', async () => {
     const { orchestrator } = await setup();
     const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
-    expect(result).toMatchObject({ ok: false, error_type: 'connector_not_configured', connector: 'acme', setup_url: 'https://acme.test/connect' });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'connector_not_configured',
+      connector: 'acme',
+      setup_url: 'https://acme.test/connect',
+    });
     expect(acme.requests).toHaveLength(0);
   });
 
@@ -168,7 +187,9 @@ describe('status gate: no request leaves unless the connector may be used', () =
     const limited = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
     expect(limited).toMatchObject({ ok: false, error_type: 'rate_limited', retry_after_s: 60 });
     expect(acme.requests).toHaveLength(0);
-    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject: 'other' })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject: 'other' })).toMatchObject({
+      ok: true,
+    });
   });
 
   it('credential error → invalid_credentials', async () => {
@@ -181,9 +202,15 @@ describe('status gate: no request leaves unless the connector may be used', () =
   });
 
   it('missing scope → permission_denied listing it', async () => {
-    const { orchestrator } = await setup((source) => source.connect(subject, acmeConnection(['tickets:read'])));
+    const { orchestrator } = await setup((source) =>
+      source.connect(subject, acmeConnection(['tickets:read'])),
+    );
     const result = await orchestrator.execute('acme_create_ticket', { title: 'x' }, { subject });
-    expect(result).toMatchObject({ ok: false, error_type: 'permission_denied', missing_scopes: ['tickets:write'] });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'permission_denied',
+      missing_scopes: ['tickets:write'],
+    });
     expect(acme.requests).toHaveLength(0);
   });
 
@@ -212,9 +239,14 @@ describe('status gate: no request leaves unless the connector may be used', () =
       }),
     );
     await orchestrator.start();
-    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({ error_type: 'connector_not_configured' });
+    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({
+      error_type: 'connector_not_configured',
+    });
     statusSource.connect(subject, acmeConnection());
-    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({ ok: true, data: 'summary' });
+    expect(await orchestrator.execute('summarize_tickets', {}, { subject })).toMatchObject({
+      ok: true,
+      data: 'summary',
+    });
     expect(ran).toBe(1);
   });
 
@@ -295,7 +327,9 @@ describe('argument validation', () => {
     expect(await orchestrator.execute('mail_send', { to: 'not an address' }, { subject })).toMatchObject({
       error_type: 'invalid_arguments',
     });
-    expect(await orchestrator.execute('mail_send', { to: 'a@b.example' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('mail_send', { to: 'a@b.example' }, { subject })).toMatchObject({
+      ok: true,
+    });
     expect(agent.calls).toHaveLength(1);
   });
 });
@@ -322,9 +356,14 @@ describe('timeouts and cancellation', () => {
     const other = await orchestrator.execute('count_echo', { text: 'still here' }, { subject });
     expect(other).toMatchObject({ ok: true, data: { echoed: { text: 'still here' } } });
     const result = await pending;
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout', retryable: true, meta: { tool: 'hang_forever' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'timeout',
+      retryable: true,
+      meta: { tool: 'hang_forever' },
+    });
     expect(sawAbort).toBe(true);
-    expect((hung.calls[0]?.context.signal.reason as Error).name).toBe('TimeoutError');
+    expect((hung.calls[0]?.context.signal.reason as Error | undefined)?.name).toBe('TimeoutError');
   });
 
   it('passes the caller signal to the agent and answers when the caller aborts', async () => {
@@ -339,7 +378,11 @@ describe('timeouts and cancellation', () => {
     });
     orchestrator.register(agent);
     await orchestrator.start();
-    const result = await orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: controller.signal });
+    const result = await orchestrator.execute(
+      'count_echo',
+      { text: 'x' },
+      { subject, signal: controller.signal },
+    );
     expect(agent.calls[0]?.context.signal.aborted).toBe(true);
     expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
     if (!result.ok) expect(result.user_message).toMatch(/cancelled/);
@@ -350,7 +393,11 @@ describe('timeouts and cancellation', () => {
     const agent = createCountingAgent();
     orchestrator.register(agent);
     await orchestrator.start();
-    const result = await orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: AbortSignal.abort() });
+    const result = await orchestrator.execute(
+      'count_echo',
+      { text: 'x' },
+      { subject, signal: AbortSignal.abort() },
+    );
     expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
     expect(agent.calls).toHaveLength(0);
   });
@@ -371,7 +418,10 @@ describe('timeouts and cancellation', () => {
     expect(crashed).toMatchObject({ ok: false, error_type: 'internal_error' });
     expect(JSON.stringify(crashed)).not.toContain(secretToken);
     fail = false;
-    expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({ ok: true, data: 'fine' });
+    expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({
+      ok: true,
+      data: 'fine',
+    });
   });
 });
 
@@ -393,7 +443,9 @@ describe('results written back to the status source', () => {
     expect(until - before).toBeGreaterThanOrEqual(29_000);
     // The next turn sees it: no request leaves.
     acme.requests.length = 0;
-    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({ error_type: 'rate_limited' });
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({
+      error_type: 'rate_limited',
+    });
     expect(acme.requests).toHaveLength(0);
   });
 
@@ -404,9 +456,15 @@ describe('results written back to the status source', () => {
       connectors: [limitlessConnector()],
       now: () => new Date('2030-01-01T00:00:00Z'),
     });
-    statusSource.connect(subject, { connectorId: 'limitless', credentials: { token: secretToken }, scopes: [] });
+    statusSource.connect(subject, {
+      connectorId: 'limitless',
+      credentials: { token: secretToken },
+      scopes: [],
+    });
     await orchestrator.start();
-    expect(await orchestrator.execute('limitless_call', {}, { subject })).toMatchObject({ error_type: 'rate_limited' });
+    expect(await orchestrator.execute('limitless_call', {}, { subject })).toMatchObject({
+      error_type: 'rate_limited',
+    });
     expect(statusSource.writes).toEqual([
       { kind: 'rate_limited', subject, connectorId: 'limitless', value: '2030-01-01T00:01:00.000Z' },
     ]);
@@ -414,11 +472,23 @@ describe('results written back to the status source', () => {
 
   it('a 401 marks the credentials invalid', async () => {
     const { orchestrator, statusSource } = await setup((source) => source.connect(subject, acmeConnection()));
-    acme.server.use(http.get('https://api.acme.test/tickets/:id', () => HttpResponse.json({ message: 'Bad credentials' }, { status: 401 })));
+    acme.server.use(
+      http.get('https://api.acme.test/tickets/:id', () =>
+        HttpResponse.json({ message: 'Bad credentials' }, { status: 401 }),
+      ),
+    );
     const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
-    expect(result).toMatchObject({ ok: false, error_type: 'invalid_credentials', setup_url: 'https://acme.test/connect' });
-    expect(statusSource.writes).toMatchObject([{ kind: 'invalid_credentials', subject, connectorId: 'acme' }]);
-    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({ error_type: 'invalid_credentials' });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'invalid_credentials',
+      setup_url: 'https://acme.test/connect',
+    });
+    expect(statusSource.writes).toMatchObject([
+      { kind: 'invalid_credentials', subject, connectorId: 'acme' },
+    ]);
+    expect(await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject })).toMatchObject({
+      error_type: 'invalid_credentials',
+    });
   });
 });
 

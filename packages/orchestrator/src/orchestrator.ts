@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { AnyTool, Connector, Credentials, StatusSource, SubjectState } from '@patchbay/connector';
 import { toolAvailability } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
-import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool } from './agent.js';
 import { argsHash } from './canonical-json.js';
@@ -155,7 +155,13 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     for (const change of changes.changed) {
       validator.forget(`${change.name}\u0000`);
       log.warn(
-        { agent: agentId, tool: change.name, previous_hash: change.from, definition_hash: change.to, needs_approval: change.needsApproval },
+        {
+          agent: agentId,
+          tool: change.name,
+          previous_hash: change.from,
+          definition_hash: change.to,
+          needs_approval: change.needsApproval,
+        },
         change.needsApproval
           ? `definition of tool "${change.name}" changed: earlier approvals are void, new calls need approval again`
           : `definition of tool "${change.name}" changed`,
@@ -175,7 +181,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         }
       }
     } catch (error) {
-      log.error({ tool, error: redactString(errorMessage(error)) }, 'could not expire proposals of a changed tool');
+      log.error(
+        { tool, error: redactString(errorMessage(error)) },
+        'could not expire proposals of a changed tool',
+      );
     }
   }
 
@@ -183,7 +192,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     try {
       report(record, registry.reindex(record));
     } catch (error) {
-      log.error({ agent: record.agent.id, error: redactString(errorMessage(error)) }, 'could not read agent manifest');
+      log.error(
+        { agent: record.agent.id, error: redactString(errorMessage(error)) },
+        'could not read agent manifest',
+      );
     }
   }
 
@@ -225,8 +237,12 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const agentId = record.agent.id;
     const limit = delay(stopTimeoutMs, 'timed_out' as const);
     try {
-      const outcome = await Promise.race([record.agent.shutdown().then(() => 'stopped' as const), limit.promise]);
-      if (outcome === 'timed_out') log.warn({ agent: agentId }, `agent did not shut down within ${stopTimeoutMs} ms`);
+      const outcome = await Promise.race([
+        record.agent.shutdown().then(() => 'stopped' as const),
+        limit.promise,
+      ]);
+      if (outcome === 'timed_out')
+        log.warn({ agent: agentId }, `agent did not shut down within ${stopTimeoutMs} ms`);
       else log.info({ agent: agentId }, 'agent stopped');
     } catch (error) {
       log.error({ agent: agentId, error: redactString(errorMessage(error)) }, 'agent shutdown failed');
@@ -243,7 +259,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
 
   async function probe(record: AgentRecord): Promise<AgentHealth> {
     if (record.state !== 'up') {
-      return record.detail !== undefined ? { status: record.state, detail: record.detail } : { status: record.state };
+      return record.detail !== undefined
+        ? { status: record.state, detail: record.detail }
+        : { status: record.state };
     }
     const started = performance.now();
     const limit = delay<AgentHealth>(healthTimeoutMs, { status: 'down', detail: 'health probe timed out' });
@@ -287,7 +305,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   async function statusGate(
     entry: ToolEntry,
     subject: string,
-  ): Promise<{ ok: true; credentials?: Credentials; scopes?: readonly string[] } | { ok: false; envelope: Envelope }> {
+  ): Promise<
+    { ok: true; credentials?: Credentials; scopes?: readonly string[] } | { ok: false; envelope: Envelope }
+  > {
     const { tool } = entry;
     if (tool.connectorId === undefined && tool.requires.length === 0) return { ok: true };
     const state = await loadSubject(subject);
@@ -296,11 +316,19 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const at = now();
     const snapshot = buildStatusSnapshot(subject, state, ids, at);
     // A tool without a connector is gated on its `requires` only: the first stands in as its connector.
-    const gated = (
-      tool.connectorId !== undefined
-        ? { name: tool.name, connectorId: tool.connectorId, requiredScopes: tool.requiredScopes, requires: tool.requires }
-        : { name: tool.name, connectorId: tool.requires[0], requiredScopes: [], requires: tool.requires.slice(1) }
-    ) as unknown as AnyTool;
+    const gated = (tool.connectorId !== undefined
+      ? {
+          name: tool.name,
+          connectorId: tool.connectorId,
+          requiredScopes: tool.requiredScopes,
+          requires: tool.requires,
+        }
+      : {
+          name: tool.name,
+          connectorId: tool.requires[0],
+          requiredScopes: [],
+          requires: tool.requires.slice(1),
+        }) as unknown as AnyTool;
     const availability = toolAvailability(gated, snapshot, { setupUrls, now: at });
     if (!availability.available) return { ok: false, envelope: availability.envelope };
     if (tool.connectorId === undefined) return { ok: true };
@@ -308,7 +336,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     return { ok: true, credentials: connection?.credentials ?? {}, scopes: connection?.scopes ?? [] };
   }
 
-  function validate(entry: ToolEntry, args: unknown): { ok: true; value: unknown } | { ok: false; envelope: Envelope } {
+  function validate(
+    entry: ToolEntry,
+    args: unknown,
+  ): { ok: true; value: unknown } | { ok: false; envelope: Envelope } {
     const { agent } = entry.record;
     if (agent.validate) return agent.validate(entry.tool.name, args);
     return validator.validate(entry.validationKey, entry.tool.inputJsonSchema, args, {
@@ -348,15 +379,23 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     if (call.proposal) {
       const proposal = call.proposal;
       if (argsHash(proposal.args) !== proposal.argsHash || proposal.tool !== call.name) {
-        log.warn({ correlation_id: call.correlationId, proposal_id: proposal.id }, 'proposal arguments do not match their hash');
-        return failure('conflict', { userMessage: 'The stored proposal does not match what was approved; it needs a new proposal.' });
+        log.warn(
+          { correlation_id: call.correlationId, proposal_id: proposal.id },
+          'proposal arguments do not match their hash',
+        );
+        return failure('conflict', {
+          userMessage: 'The stored proposal does not match what was approved; it needs a new proposal.',
+        });
       }
       if (proposal.definitionHash !== undefined && proposal.definitionHash !== entry.definitionHash) {
         await store.transition(proposal.id, 'approved', 'expired', { at: at() });
         return newProposal(call, entry, hash);
       }
       const consumed = await store.transition(proposal.id, 'approved', 'executed', { at: at() });
-      if (!consumed) return failure('conflict', { userMessage: 'This proposal was already used or is no longer approved.' });
+      if (!consumed)
+        return failure('conflict', {
+          userMessage: 'This proposal was already used or is no longer approved.',
+        });
       return undefined;
     }
     const candidates = (await store.list({ subject: call.subject })).filter(
@@ -369,10 +408,15 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         await store.transition(proposal.id, proposal.state, 'expired', { at: at() });
       }
     }
-    for (const approved of candidates.filter((proposal) => proposal.state === 'approved' && current(proposal))) {
+    for (const approved of candidates.filter(
+      (proposal) => proposal.state === 'approved' && current(proposal),
+    )) {
       // Compare-and-set: of two concurrent executions only one moves it to executed.
       if (await store.transition(approved.id, 'approved', 'executed', { at: at() })) {
-        log.info({ correlation_id: call.correlationId, tool: call.name, proposal_id: approved.id }, 'running approved proposal');
+        log.info(
+          { correlation_id: call.correlationId, tool: call.name, proposal_id: approved.id },
+          'running approved proposal',
+        );
         return undefined;
       }
     }
@@ -421,7 +465,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const stopped = new Promise<Envelope>((resolve) => {
       timer = setTimeout(() => {
         controller.abort(new DOMException(`${call.name} exceeded ${timeoutMs} ms`, 'TimeoutError'));
-        log.warn({ correlation_id: call.correlationId, tool: call.name, timeout_ms: timeoutMs }, 'tool call timed out');
+        log.warn(
+          { correlation_id: call.correlationId, tool: call.name, timeout_ms: timeoutMs },
+          'tool call timed out',
+        );
         resolve(
           failure('timeout', {
             connector: entry.tool.connectorId,
@@ -431,7 +478,12 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       }, timeoutMs);
       if (call.signal) {
         onCallerAbort = () =>
-          resolve(failure('timeout', { connector: entry.tool.connectorId, userMessage: 'The request was cancelled before it finished.' }));
+          resolve(
+            failure('timeout', {
+              connector: entry.tool.connectorId,
+              userMessage: 'The request was cancelled before it finished.',
+            }),
+          );
         call.signal.addEventListener('abort', onCallerAbort, { once: true });
       }
     });
@@ -449,7 +501,11 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         (result) => toEnvelope(result, envelopeContext),
         (error: unknown) => {
           log.error(
-            { correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error), secrets) },
+            {
+              correlation_id: call.correlationId,
+              tool: call.name,
+              error: redactString(errorMessage(error), secrets),
+            },
             'agent threw',
           );
           return toEnvelope(error, envelopeContext);
@@ -473,30 +529,54 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         const seconds = envelope.retry_after_s ?? defaultRetryAfterS;
         const until = new Date(now().getTime() + seconds * 1000).toISOString();
         await statusSource.markRateLimited(call.subject, connectorId, until);
-        log.info({ correlation_id: call.correlationId, connector: connectorId, until }, 'connector marked rate limited');
+        log.info(
+          { correlation_id: call.correlationId, connector: connectorId, until },
+          'connector marked rate limited',
+        );
       } else if (envelope.error_type === 'invalid_credentials') {
         await statusSource.markInvalidCredentials(call.subject, connectorId, envelope.user_message);
-        log.info({ correlation_id: call.correlationId, connector: connectorId }, 'connector credentials marked invalid');
+        log.info(
+          { correlation_id: call.correlationId, connector: connectorId },
+          'connector credentials marked invalid',
+        );
       }
     } catch (error) {
-      log.error({ correlation_id: call.correlationId, connector: connectorId, error: redactString(errorMessage(error)) }, 'status write-back failed');
+      log.error(
+        {
+          correlation_id: call.correlationId,
+          connector: connectorId,
+          error: redactString(errorMessage(error)),
+        },
+        'status write-back failed',
+      );
     }
   }
 
-  async function pipeline(call: CallState): Promise<{ envelope: Envelope; entry?: ToolEntry; secrets: readonly string[] }> {
+  async function pipeline(
+    call: CallState,
+  ): Promise<{ envelope: Envelope; entry?: ToolEntry; secrets: readonly string[] }> {
     const entry = registry.lookup(call.name);
     if (!entry) {
-      return { envelope: failure('tool_unavailable', { userMessage: `There is no tool named ${call.name}.` }), secrets: noSecrets };
+      return {
+        envelope: failure('tool_unavailable', { userMessage: `There is no tool named ${call.name}.` }),
+        secrets: noSecrets,
+      };
     }
     if (entry.record.state !== 'up') {
       return {
-        envelope: failure('tool_unavailable', { userMessage: `The tool ${call.name} is not available right now.` }),
+        envelope: failure('tool_unavailable', {
+          userMessage: `The tool ${call.name} is not available right now.`,
+        }),
         entry,
         secrets: noSecrets,
       };
     }
     if (call.signal?.aborted) {
-      return { envelope: failure('timeout', { userMessage: 'The request was cancelled before it started.' }), entry, secrets: noSecrets };
+      return {
+        envelope: failure('timeout', { userMessage: 'The request was cancelled before it started.' }),
+        entry,
+        secrets: noSecrets,
+      };
     }
     const gate = await statusGate(entry, call.subject);
     if (!gate.ok) return { envelope: gate.envelope, entry, secrets: noSecrets };
@@ -517,12 +597,18 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const span = instruments.tracer.startSpan('patchbay.tool.execute', {
       attributes: { 'patchbay.tool': call.name, 'patchbay.correlation_id': call.correlationId },
     });
-    log.debug({ correlation_id: call.correlationId, tool: call.name, subject: call.subject }, 'tool call received');
+    log.debug(
+      { correlation_id: call.correlationId, tool: call.name, subject: call.subject },
+      'tool call received',
+    );
     let result: { envelope: Envelope; entry?: ToolEntry; secrets: readonly string[] };
     try {
       result = await pipeline(call);
     } catch (error) {
-      log.error({ correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error)) }, 'tool call failed inside the orchestrator');
+      log.error(
+        { correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error)) },
+        'tool call failed inside the orchestrator',
+      );
       result = { envelope: failure('internal_error', {}), secrets: noSecrets };
     }
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
@@ -530,7 +616,12 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const outcome = envelope.ok ? 'ok' : envelope.error_type;
     const final: Envelope = {
       ...envelope,
-      meta: { ...(envelope.meta ?? {}), correlation_id: call.correlationId, tool: call.name, duration_ms: durationMs },
+      meta: {
+        ...(envelope.meta ?? {}),
+        correlation_id: call.correlationId,
+        tool: call.name,
+        duration_ms: durationMs,
+      },
     };
     const attributes = { tool: call.name, outcome };
     instruments.calls.add(1, attributes);
@@ -539,7 +630,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       'patchbay.outcome': outcome,
       'patchbay.duration_ms': durationMs,
       ...(result.entry ? { 'patchbay.agent': result.entry.record.agent.id } : {}),
-      ...(result.entry?.tool.connectorId !== undefined ? { 'patchbay.connector': result.entry.tool.connectorId } : {}),
+      ...(result.entry?.tool.connectorId !== undefined
+        ? { 'patchbay.connector': result.entry.tool.connectorId }
+        : {}),
     });
     if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
     span.end();
@@ -566,12 +659,17 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       log.info({ agent: agentId }, 'agent unregistered');
     },
     registerFactory(kind, factory) {
-      if (factories.has(kind)) throw new PatchbayError('duplicate_factory', `a factory for agent kind "${kind}" is already registered`);
+      if (factories.has(kind))
+        throw new PatchbayError(
+          'duplicate_factory',
+          `a factory for agent kind "${kind}" is already registered`,
+        );
       factories.set(kind, factory as AgentFactory<never>);
     },
     create(kind, config) {
       const factory = factories.get(kind) as AgentFactory<typeof config> | undefined;
-      if (!factory) throw new PatchbayError('unknown_agent_kind', `no factory is registered for agent kind "${kind}"`);
+      if (!factory)
+        throw new PatchbayError('unknown_agent_kind', `no factory is registered for agent kind "${kind}"`);
       const agent = factory(config);
       register(agent);
       return agent;
@@ -586,7 +684,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       });
     },
     async approve(id, decision = {}) {
-      const approved = await store.transition(id, 'pending', 'approved', { ...decision, at: now().toISOString() });
+      const approved = await store.transition(id, 'pending', 'approved', {
+        ...decision,
+        at: now().toISOString(),
+      });
       if (!approved) {
         const current = await store.get(id);
         throw new PatchbayError(
@@ -606,7 +707,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         const current = await store.get(id);
         throw new PatchbayError(
           current ? 'proposal_not_pending' : 'proposal_not_found',
-          current ? `proposal ${id} is ${current.state} and can no longer be rejected` : `no proposal with id ${id}`,
+          current
+            ? `proposal ${id} is ${current.state} and can no longer be rejected`
+            : `no proposal with id ${id}`,
         );
       }
       log.info({ proposal_id: id, tool: rejected.tool, decided_by: decision.decidedBy }, 'proposal rejected');
@@ -624,13 +727,24 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       const meta = { correlation_id: correlationId, ...(proposal ? { tool: proposal.tool } : {}) };
       if (!proposal) return { ...failure('not_found', { userMessage: `There is no proposal ${id}.` }), meta };
       if (proposal.state === 'pending') {
-        return { ...failure('approval_required', { proposalId: id, userMessage: `Proposal ${id} has not been approved yet.` }), meta };
+        return {
+          ...failure('approval_required', {
+            proposalId: id,
+            userMessage: `Proposal ${id} has not been approved yet.`,
+          }),
+          meta,
+        };
       }
       if (proposal.state === 'rejected') {
         return { ...failure('approval_denied', { userMessage: `Proposal ${id} was rejected.` }), meta };
       }
       if (proposal.state !== 'approved') {
-        return { ...failure('conflict', { userMessage: `Proposal ${id} is ${proposal.state} and cannot run again.` }), meta };
+        return {
+          ...failure('conflict', {
+            userMessage: `Proposal ${id} is ${proposal.state} and cannot run again.`,
+          }),
+          meta,
+        };
       }
       return run({
         name: proposal.tool,
@@ -647,7 +761,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     async start() {
       running = true;
       await Promise.all([...registry.agents.values()].map((record) => startRecord(record)));
-      const failed = [...registry.agents.values()].filter((record) => record.state !== 'up').map((record) => record.agent.id);
+      const failed = [...registry.agents.values()]
+        .filter((record) => record.state !== 'up')
+        .map((record) => record.agent.id);
       log.info({ agents: registry.agents.size, failed }, 'orchestrator started');
     },
     async stop() {

@@ -61,7 +61,10 @@ export class ToolRegistry {
     const seen = new Set<string>();
     for (const tool of tools) {
       if (seen.has(tool.name)) {
-        throw new PatchbayError('duplicate_tool', `tool "${tool.name}" is declared twice by agent "${agent.id}"`);
+        throw new PatchbayError(
+          'duplicate_tool',
+          `tool "${tool.name}" is declared twice by agent "${agent.id}"`,
+        );
       }
       seen.add(tool.name);
       const existing = this.tools.get(tool.name);

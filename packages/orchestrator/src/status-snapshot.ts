@@ -23,7 +23,13 @@ export function buildStatusSnapshot(
     } else if (limitedUntil !== undefined && Date.parse(limitedUntil) > now.getTime()) {
       connectors[id] = { id, status: 'rate_limited', scopes: [], retryAfter: limitedUntil, ...verifiedAt };
     } else if (connection?.credentialError !== undefined) {
-      connectors[id] = { id, status: 'invalid_credentials', scopes: [], error: connection.credentialError, ...verifiedAt };
+      connectors[id] = {
+        id,
+        status: 'invalid_credentials',
+        scopes: [],
+        error: connection.credentialError,
+        ...verifiedAt,
+      };
     } else if (connection) {
       connectors[id] = { id, status: 'connected', scopes: [...connection.scopes], ...verifiedAt };
     } else {

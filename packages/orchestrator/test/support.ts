@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { StatusSource, StoredConnection, SubjectState } from '@patchbay/connector';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { HttpError, success } from '@patchbay/envelope';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { pino } from 'pino';
 import { z } from 'zod';
@@ -19,7 +19,12 @@ export function createTestStatusSource(initial: Record<string, Partial<SubjectSt
     }
     return current;
   };
-  const writes: { kind: 'rate_limited' | 'invalid_credentials'; subject: string; connectorId: string; value: string }[] = [];
+  const writes: {
+    kind: 'rate_limited' | 'invalid_credentials';
+    subject: string;
+    connectorId: string;
+    value: string;
+  }[] = [];
   let loads = 0;
   const source: StatusSource & {
     writes: typeof writes;
@@ -39,12 +44,16 @@ export function createTestStatusSource(initial: Record<string, Partial<SubjectSt
     },
     async markInvalidCredentials(subject, connectorId, error) {
       writes.push({ kind: 'invalid_credentials', subject, connectorId, value: error });
-      const connection = state(subject).connections.find((candidate) => candidate.connectorId === connectorId);
+      const connection = state(subject).connections.find(
+        (candidate) => candidate.connectorId === connectorId,
+      );
       if (connection) connection.credentialError = error;
     },
     connect(subject, connection) {
       const current = state(subject);
-      current.connections = current.connections.filter((candidate) => candidate.connectorId !== connection.connectorId);
+      current.connections = current.connections.filter(
+        (candidate) => candidate.connectorId !== connection.connectorId,
+      );
       current.connections.push(connection);
     },
     disable(subject, connectorId) {
@@ -95,7 +104,12 @@ export function createAcmeConnector() {
         effect: 'read',
         requiredScopes: ['tickets:read'],
         execute: async (input, context) =>
-          success(await authorized(`/tickets/${input.id}`, { token: context.credentials.token!, signal: context.signal })),
+          success(
+            await authorized(`/tickets/${input.id}`, {
+              token: context.credentials.token!,
+              signal: context.signal,
+            }),
+          ),
       }),
       defineTool({
         name: 'acme_create_ticket',
@@ -124,7 +138,11 @@ export function createAcmeConnector() {
         requiredScopes: ['tickets:write'],
         execute: async (input, context) =>
           success(
-            await authorized(`/tickets/${input.id}`, { method: 'DELETE', token: context.credentials.token!, signal: context.signal }),
+            await authorized(`/tickets/${input.id}`, {
+              method: 'DELETE',
+              token: context.credentials.token!,
+              signal: context.signal,
+            }),
           ),
       }),
       defineTool({
@@ -135,7 +153,13 @@ export function createAcmeConnector() {
         requiredScopes: ['tickets:read'],
         requires: ['chat'],
         execute: async (input, context) =>
-          success(await authorized(`/tickets/${input.id}/share`, { method: 'POST', token: context.credentials.token!, signal: context.signal })),
+          success(
+            await authorized(`/tickets/${input.id}/share`, {
+              method: 'POST',
+              token: context.credentials.token!,
+              signal: context.signal,
+            }),
+          ),
       }),
     ],
     verify: async () => ({ valid: true, scopes: ['tickets:read', 'tickets:write'] }),
@@ -159,7 +183,9 @@ export function createAcmeServer() {
     }),
     http.get(`${serviceUrl}/tickets/:id`, ({ params }) => {
       const ticket = tickets.get(String(params.id));
-      return ticket ? HttpResponse.json(ticket) : HttpResponse.json({ message: 'Ticket not found' }, { status: 404 });
+      return ticket
+        ? HttpResponse.json(ticket)
+        : HttpResponse.json({ message: 'Ticket not found' }, { status: 404 });
     }),
     http.post(`${serviceUrl}/tickets`, async ({ request }) => {
       const body = (await request.json()) as { title: string };
@@ -197,7 +223,11 @@ export function createCountingAgent(
   let tools: AgentTool[] = (options.tools ?? [{ name: 'count_echo' }]).map((tool) => ({
     name: 'count_echo',
     description: 'Echoes its arguments back.',
-    inputJsonSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text to echo' } }, required: ['text'] },
+    inputJsonSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'Text to echo' } },
+      required: ['text'],
+    },
     effect: 'read',
     requiredScopes: [],
     requires: [],
