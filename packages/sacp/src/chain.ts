@@ -398,7 +398,7 @@ export function defineChain(definition: ChainDefinition): Chain {
 
   return {
     id: definition.id,
-    run(input, options = {}) {
+    async run(input, options = {}) {
       const state: RunState = {
         correlationId: options.correlationId ?? randomUUID(),
         input,
@@ -410,7 +410,7 @@ export function defineChain(definition: ChainDefinition): Chain {
       };
       return execute(state, options);
     },
-    resume(checkpointOrToken, answer, options = {}) {
+    async resume(checkpointOrToken, answer, options = {}) {
       const checkpoint =
         typeof checkpointOrToken === 'string' ? decodeCheckpoint(checkpointOrToken) : checkpointOrToken;
       if (checkpoint.version !== 1 || !Object.hasOwn(definition.nodes, checkpoint.node)) {

@@ -11,6 +11,7 @@ export type SacpRepair =
   | 'extracted_from_prose'
   | 'skipped_invalid_object'
   | 'jsonrepair'
+  | 'decoded_string'
   | 'truncated_input'
   | 'unwrapped_reply'
   | 'renamed_keys'
@@ -82,6 +83,12 @@ function parseText(raw: string, options: ParseSacpOptions, maxRawOutputChars: nu
   if (raw.length > (options.maxInputChars ?? defaultMaxInputChars)) {
     return fallbackResult(raw, 'the output was too large to scan', maxRawOutputChars, []);
   }
+  const decoded = decodeJsonString(raw);
+  if (decoded !== undefined) {
+    // The reply was JSON-encoded twice ("{\"thought\": ...}"): read the inner text instead.
+    const inner = parseText(decoded, options, maxRawOutputChars);
+    if (!inner.fallback) return { ...inner, repairs: ['decoded_string', ...inner.repairs] };
+  }
   const candidates = findJsonCandidates(raw);
   if (candidates.length === 0) {
     return fallbackResult(raw, 'no JSON object was found in the output', maxRawOutputChars, [
@@ -123,6 +130,17 @@ function parseText(raw: string, options: ParseSacpOptions, maxRawOutputChars: nu
   return fallbackResult(raw, 'the JSON found could not be parsed or repaired', maxRawOutputChars, [
     { path: '', message: 'invalid JSON that could not be repaired' },
   ]);
+}
+
+function decodeJsonString(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  if (trimmed.length < 2 || !trimmed.startsWith('"') || !trimmed.endsWith('"')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return typeof value === 'string' && value.trim().startsWith('{') ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function fallbackResult(
