@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 interface JsonAssertion {
   title: string;
   status: string;
+  failureMessages: string[];
 }
 interface JsonReport {
   testResults: { name: string; assertionResults: JsonAssertion[] }[];
@@ -16,16 +17,15 @@ const packageRoot = resolve(import.meta.dirname, '..');
 let report: JsonReport;
 let workDirectory: string;
 
-/** Failed and passed test titles of one fixture file of the child run. */
-function outcome(fixture: string): { failed: string[]; passed: number } {
+/** Failed test titles, their messages and the number passed, for one fixture file of the child run. */
+function outcome(fixture: string): { failed: string[]; passed: number; messages: string[] } {
   const file = report.testResults.find((result) => result.name.endsWith(`/test-fixtures/${fixture}`));
   if (!file) throw new Error(`the child run has no result for ${fixture}`);
+  const failed = file.assertionResults.filter((test) => test.status === 'failed');
   return {
-    failed: file.assertionResults
-      .filter((test) => test.status === 'failed')
-      .map((test) => test.title)
-      .sort(),
+    failed: failed.map((test) => test.title).sort(),
     passed: file.assertionResults.filter((test) => test.status === 'passed').length,
+    messages: failed.flatMap((test) => test.failureMessages),
   };
 }
 
@@ -50,14 +50,26 @@ afterAll(async () => {
   if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
 });
 
+describe('createTestServer in a real run', () => {
+  it('fails a test whose code swallowed the error of an unhandled request', () => {
+    const { failed, passed, messages } = outcome('unhandled-request.fixture.ts');
+    expect(failed).toEqual(['swallows the failure of an unhandled request']);
+    expect(passed).toBe(1);
+    expect(messages.join('\n')).toMatch(/Unhandled request .*GET https:\/\/api\.example\.test\/unknown/);
+  });
+});
+
 describe('the conformance suite catches a broken connector', () => {
   it('whose tool leaks a fragment of the token into its result', () => {
-    const { failed, passed } = outcome('leaky-token.fixture.ts');
+    const { failed, passed, messages } = outcome('leaky-token.fixture.ts');
     expect(failed).toEqual([
       'example_get_item: keeps credentials out of envelopes, even when responses echo them',
       'no envelope or verify result produced by this suite contains a credential',
     ]);
     expect(passed).toBeGreaterThan(30);
+    // The report says where the credential was found, without printing it.
+    expect(messages.join('\n')).toMatch(/user_message: credential found as text/);
+    expect(messages.join('\n')).not.toMatch(/pbcanary[0-9a-f]{24}/);
   });
 
   it('whose tool maps 401 to the wrong envelope', () => {

@@ -69,8 +69,71 @@ export interface TestServer {
   listen(): void;
   /** Stops intercepting. */
   close(): void;
-  /** The underlying msw server, for what this wrapper does not cover. */
-  readonly msw: SetupServer;
+}
+
+type AnyHandler = ReturnType<typeof http.all>;
+
+interface ActiveServer {
+  handlers: () => AnyHandler[];
+  onUnhandled: (request: RecordedRequest) => void;
+}
+
+/**
+ * One msw server per process, shared by every listening TestServer. Two msw servers listening at
+ * once break each other (closing one stops interception for the other), which would happen as
+ * soon as a file-level server and the conformance suite's server overlap. The most recently
+ * started TestServer's routes come first, so an inner describe overrides an outer one.
+ */
+interface SharedServer {
+  server: SetupServer;
+  active: ActiveServer[];
+}
+
+const sharedKey = Symbol.for('patchbay.testing.shared-msw-server');
+
+function shared(): SharedServer {
+  const holder = globalThis as { [sharedKey]?: SharedServer };
+  if (!holder[sharedKey]) {
+    const server = setupServer();
+    const state: SharedServer = { server, active: [] };
+    server.events.on('request:unhandled', ({ request }) => {
+      const recorded: RecordedRequest = {
+        method: request.method.toUpperCase(),
+        url: request.url,
+        headers: Object.fromEntries(request.headers),
+        body: undefined,
+        searchParams: Object.fromEntries(new URL(request.url).searchParams),
+        params: {},
+      };
+      for (const active of state.active) active.onUnhandled(recorded);
+    });
+    holder[sharedKey] = state;
+  }
+  return holder[sharedKey];
+}
+
+function refreshShared(): void {
+  const state = shared();
+  state.server.resetHandlers(...[...state.active].reverse().flatMap((active) => active.handlers()));
+}
+
+function activate(server: ActiveServer): void {
+  const state = shared();
+  if (state.active.includes(server)) return;
+  state.active.push(server);
+  refreshShared();
+  // 'error' makes an unmatched request reject inside the code under test, never reach the network;
+  // `afterEach` then fails the test by name.
+  if (state.active.length === 1) state.server.listen({ onUnhandledFrame: 'error' });
+}
+
+function deactivate(server: ActiveServer): void {
+  const state = shared();
+  const index = state.active.indexOf(server);
+  if (index === -1) return;
+  state.active.splice(index, 1);
+  refreshShared();
+  if (state.active.length === 0) state.server.close();
 }
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -132,7 +195,6 @@ export function createTestServer(routes: Routes = {}, options: TestServerOptions
   const calls: RecordedRequest[] = [];
   const unhandled: RecordedRequest[] = [];
   const positions = new Map<object, number>();
-  let listening = false;
 
   const handlersFor = (table: Routes) =>
     Object.entries(table).map(([key, route]) => {
@@ -159,17 +221,12 @@ export function createTestServer(routes: Routes = {}, options: TestServerOptions
       });
     });
 
-  const server = setupServer(...handlersFor(routes));
-  server.events.on('request:unhandled', ({ request }) => {
-    unhandled.push({
-      method: request.method.toUpperCase(),
-      url: request.url,
-      headers: Object.fromEntries(request.headers),
-      body: undefined,
-      searchParams: Object.fromEntries(new URL(request.url).searchParams),
-      params: {},
-    });
-  });
+  const initial = handlersFor(routes);
+  let added: AnyHandler[] = [];
+  const state: ActiveServer = {
+    handlers: () => [...added, ...initial],
+    onUnhandled: (request) => unhandled.push(request),
+  };
 
   const testServer: TestServer = {
     get calls() {
@@ -178,29 +235,26 @@ export function createTestServer(routes: Routes = {}, options: TestServerOptions
     get unhandled() {
       return unhandled;
     },
-    msw: server,
     use(extra) {
-      server.use(...handlersFor(extra));
+      added = [...handlersFor(extra), ...added];
+      refreshShared();
     },
     networkError(url) {
-      server.use(http.all(url, () => HttpResponse.error()));
+      added = [http.all(url, () => HttpResponse.error()), ...added];
+      refreshShared();
     },
     reset() {
       calls.length = 0;
       unhandled.length = 0;
       positions.clear();
-      server.resetHandlers();
+      added = [];
+      refreshShared();
     },
     listen() {
-      if (listening) return;
-      // 'error' makes an unmatched request reject inside the code under test; `afterEach` then fails the test.
-      server.listen({ onUnhandledFrame: 'error' });
-      listening = true;
+      activate(state);
     },
     close() {
-      if (!listening) return;
-      server.close();
-      listening = false;
+      deactivate(state);
     },
   };
 
