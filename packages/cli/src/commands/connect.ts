@@ -1,0 +1,208 @@
+import type { Connector, Credentials } from '@patchbay/connector';
+import { redactString } from '@patchbay/envelope';
+import { usageError } from '../cli-error.js';
+import type { Command, CommandValues } from '../command.js';
+import { exitCodes } from '../exit-codes.js';
+import { promptHidden, promptVisible } from '../prompt-secret.js';
+import type { CliRuntime } from '../runtime.js';
+
+const verifyTimeoutMs = 15_000;
+
+/** Parses `--field name=ENVVAR` flags into field name → environment variable name. */
+function fieldFlags(values: CommandValues): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const flag of (values.field as string[] | undefined) ?? []) {
+    const match = /^([a-z][a-z0-9_]*)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(flag);
+    if (!match)
+      throw usageError(
+        `--field expects name=ENVVAR (an environment variable name, never the value), got "${flag}".`,
+      );
+    map.set(match[1]!, match[2]!);
+  }
+  return map;
+}
+
+/**
+ * Collects every credential field: `--field name=ENV`, `--token-env VAR` for the token (or the
+ * only secret field), the field's conventional env variable, else a prompt on the terminal
+ * (hidden for secrets). Values are taken from the environment by name so they never sit in argv.
+ */
+async function collectCredentials(
+  connector: Connector,
+  values: CommandValues,
+  runtime: CliRuntime,
+): Promise<Credentials> {
+  const { env } = runtime.settings;
+  const fields = connector.auth.fields;
+  const fromFlags = fieldFlags(values);
+  for (const name of fromFlags.keys()) {
+    if (!fields.some((field) => field.name === name)) {
+      throw usageError(
+        `${connector.id} has no credential field "${name}". Fields: ${fields.map((field) => field.name).join(', ') || 'none'}.`,
+      );
+    }
+  }
+  const tokenEnv = values['token-env'] as string | undefined;
+  if (tokenEnv !== undefined) {
+    const secretFields = fields.filter((field) => field.secret);
+    const target =
+      fields.find((field) => field.name === 'token') ??
+      (secretFields.length === 1 ? secretFields[0] : undefined);
+    if (!target) {
+      throw usageError(
+        `${connector.id} needs several credential fields; pass each with --field name=ENVVAR (${fields.map((field) => field.name).join(', ')}).`,
+      );
+    }
+    if (!fromFlags.has(target.name)) fromFlags.set(target.name, tokenEnv);
+  }
+  const credentials: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const field of fields) {
+    const variable = fromFlags.get(field.name) ?? field.env;
+    const value = variable ? env[variable] : undefined;
+    if (variable && fromFlags.has(field.name) && (value === undefined || value === '')) {
+      throw usageError(`The environment variable ${variable} (for ${field.name}) is not set.`);
+    }
+    if (value !== undefined && value !== '') {
+      credentials[field.name] = value;
+      continue;
+    }
+    if (runtime.streams.stdin.isTTY) {
+      const question = `${connector.name} ${field.description} (${field.name}): `;
+      const answer = field.secret
+        ? await promptHidden(question, runtime.streams)
+        : await promptVisible(question, runtime.streams);
+      if (answer.trim() === '') throw usageError(`No value given for ${field.name}.`);
+      credentials[field.name] = answer.trim();
+      continue;
+    }
+    missing.push(field.name);
+  }
+  if (missing.length > 0) {
+    const hint =
+      missing.length === 1 && fields.length === 1
+        ? '--token-env VAR'
+        : missing.map((name) => `--field ${name}=ENVVAR`).join(' ');
+    throw usageError(
+      `Missing credentials for ${connector.id}: ${missing.join(', ')}. Pass ${hint}, or run in a terminal to be prompted.`,
+    );
+  }
+  return credentials;
+}
+
+/** `patchbay connect <id>`: verify credentials with the service and store them encrypted. */
+export const connectCommand: Command = {
+  name: 'connect',
+  usage: '<id> [--token-env VAR] [--field name=ENVVAR ...]',
+  summary: 'Verify credentials for a connector and store them (encrypted)',
+  examples: [
+    'GITHUB_TOKEN=ghp_… patchbay connect github --token-env GITHUB_TOKEN',
+    'patchbay connect twilio --field account_sid=TWILIO_SID --field auth_token=TWILIO_TOKEN',
+    'patchbay connect github   # prompts for the token without echoing it',
+  ],
+  options: {
+    'token-env': { type: 'string' },
+    field: { type: 'string', multiple: true },
+  },
+  positionals: { required: ['id'] },
+  async run(runtime, values, [id]) {
+    const connector = await runtime.connector(id!);
+    const credentials = await collectCredentials(connector, values, runtime);
+    for (const value of Object.values(credentials)) runtime.addSecret(value);
+    const secrets = Object.values(credentials);
+    const result = await connector
+      .verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) })
+      .catch(
+        (error: unknown) =>
+          ({
+            valid: false,
+            reason: 'unreachable',
+            message: `Verification failed: ${(error as Error)?.message ?? 'unknown error'}`,
+          }) as const,
+      );
+    const { subject } = runtime.settings;
+    const store = runtime.store();
+    if (result.valid) {
+      await store.saveConnection(subject, {
+        connectorId: connector.id,
+        credentials,
+        scopes: result.scopes,
+        identity: result.identity,
+      });
+      await store.audit.append({
+        event: 'connector_connected',
+        subject,
+        connector: connector.id,
+        scopes: result.scopes,
+      });
+      if (runtime.settings.json) {
+        runtime.printJson({
+          connector: connector.id,
+          status: 'connected',
+          scopes: result.scopes,
+          identity: result.identity,
+        });
+      } else {
+        runtime.print(
+          `Connected ${connector.name}${result.identity ? ` as ${result.identity}` : ''} for ${subject}. ` +
+            `Granted scopes: ${result.scopes.length ? result.scopes.join(', ') : 'none'}.`,
+        );
+      }
+      return exitCodes.ok;
+    }
+    const message = redactString(result.message, secrets);
+    if (result.reason === 'invalid_credentials') {
+      await store.recordFailedVerification(subject, connector.id, message);
+    } else if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
+      await store.markRateLimited(
+        subject,
+        connector.id,
+        new Date(Date.now() + result.retryAfterS * 1000).toISOString(),
+      );
+    }
+    await store.audit.append({
+      event: 'connector_refused',
+      subject,
+      connector: connector.id,
+      reason: result.reason,
+      message,
+    });
+    if (runtime.settings.json) {
+      runtime.printJson({ connector: connector.id, status: 'refused', reason: result.reason, message });
+    } else {
+      const what =
+        result.reason === 'invalid_credentials'
+          ? 'the service rejected the credentials (recorded as invalid_credentials)'
+          : result.reason === 'rate_limited'
+            ? 'the service is rate limiting; try again later'
+            : 'the service could not be reached to verify them';
+      runtime.note(`Not connected: ${what}. ${message}`);
+    }
+    return exitCodes.verificationRefused;
+  },
+};
+
+/** `patchbay disconnect <id>`: forget the stored connection. */
+export const disconnectCommand: Command = {
+  name: 'disconnect',
+  usage: '<id>',
+  summary: 'Delete the stored connection of a connector',
+  examples: ['patchbay disconnect github', 'patchbay disconnect slack --user alice'],
+  options: {},
+  positionals: { required: ['id'] },
+  async run(runtime, _values, [id]) {
+    const store = runtime.store();
+    const { subject } = runtime.settings;
+    const stored = (await store.listConnections(subject)).some((connection) => connection.connectorId === id);
+    // An uninstalled connector's leftover connection can still be removed; otherwise the id must be known.
+    if (!stored) await runtime.connector(id!);
+    const removed = stored && (await store.deleteConnection(subject, id!));
+    if (removed) await store.audit.append({ event: 'connector_disconnected', subject, connector: id });
+    if (runtime.settings.json) runtime.printJson({ connector: id, removed });
+    else
+      runtime.print(
+        removed ? `Disconnected ${id} for ${subject}.` : `${id} was not connected for ${subject}.`,
+      );
+    return exitCodes.ok;
+  },
+};

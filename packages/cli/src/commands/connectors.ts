@@ -1,0 +1,85 @@
+import type { Command } from '../command.js';
+import { exitCodes } from '../exit-codes.js';
+import { formatTable } from '../table.js';
+
+/** `patchbay connectors`: every installed connector and its status for the subject. */
+export const connectorsCommand: Command = {
+  name: 'connectors',
+  usage: '',
+  summary: 'List installed connectors and their status for the user',
+  examples: ['patchbay connectors', 'patchbay connectors --user alice --json'],
+  options: {},
+  positionals: { required: [] },
+  async run(runtime) {
+    // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
+    const { captureStatus, connectorStatusWire } = await import('@patchbay/protocol');
+    const { subject } = runtime.settings;
+    const connectors = await runtime.connectors();
+    const store = runtime.store();
+    const [snapshot, summaries] = await Promise.all([
+      captureStatus({ connectors, source: store, subject }),
+      store.listConnections(subject),
+    ]);
+    const identities = new Map(summaries.map((summary) => [summary.connectorId, summary.identity]));
+    const wire = connectorStatusWire(snapshot, { connectors, includeDisabled: true });
+    const items = connectors.map((connector) => {
+      const entry = snapshot.connectors[connector.id]!;
+      const view = wire[connector.id] as Record<string, unknown> | undefined;
+      const item: Record<string, unknown> = {
+        id: connector.id,
+        name: connector.name,
+        status: entry.status,
+        scopes: entry.status === 'connected' ? entry.scopes : [],
+        tools: (view?.tools as string[] | undefined) ?? [],
+      };
+      const identity = identities.get(connector.id);
+      if (identity && entry.status === 'connected') item.identity = identity;
+      if (entry.error !== undefined) item.error = entry.error;
+      if (entry.retryAfter !== undefined) item.retry_after = entry.retryAfter;
+      if (entry.verifiedAt !== undefined) item.verified_at = entry.verifiedAt;
+      if (entry.status !== 'connected' && entry.status !== 'disabled_by_admin')
+        item.setup_url = connector.setupUrl;
+      return item;
+    });
+    if (runtime.settings.json) {
+      runtime.printJson({
+        subject,
+        captured_at: snapshot.capturedAt,
+        connectors: items,
+        unknown_connector_ids: snapshot.unknownConnectorIds,
+      });
+      return exitCodes.ok;
+    }
+    if (items.length === 0) {
+      runtime.print(
+        'No connectors installed. Install @patchbay/connector-* packages or list modules in patchbay.config.json.',
+      );
+      return exitCodes.ok;
+    }
+    const detail = (item: Record<string, unknown>) =>
+      (item.identity as string | undefined) ??
+      (item.error as string | undefined) ??
+      (item.retry_after ? `until ${item.retry_after}` : undefined) ??
+      (item.setup_url as string | undefined) ??
+      '';
+    runtime.print(
+      formatTable(
+        ['ID', 'NAME', 'STATUS', 'SCOPES', 'TOOLS', 'DETAIL'],
+        items.map((item) => [
+          item.id as string,
+          item.name as string,
+          item.status as string,
+          (item.scopes as string[]).join(',') || '-',
+          String((item.tools as string[]).length),
+          detail(item),
+        ]),
+      ),
+    );
+    if (snapshot.unknownConnectorIds.length > 0) {
+      runtime.note(
+        `Stored state for connectors that are not installed: ${snapshot.unknownConnectorIds.join(', ')}`,
+      );
+    }
+    return exitCodes.ok;
+  },
+};

@@ -1,0 +1,17 @@
+import type { Command } from '../command.js';
+import { connectCommand, disconnectCommand } from './connect.js';
+import { connectorsCommand } from './connectors.js';
+import { contextCommand } from './context.js';
+import { disableCommand, enableCommand } from './policy.js';
+import { proposalsCommand } from './proposals.js';
+
+/** Every subcommand, in help order. */
+export const commands: readonly Command[] = [
+  connectorsCommand,
+  connectCommand,
+  disconnectCommand,
+  disableCommand,
+  enableCommand,
+  contextCommand,
+  proposalsCommand,
+];

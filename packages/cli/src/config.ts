@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { CliError } from './cli-error.js';
+
+/** One extra connector module listed in `patchbay.config.json`. */
+const connectorEntrySchema = z.union([
+  z.string().min(1),
+  z.object({
+    /** A path relative to the config file, or a package name. */
+    module: z.string().min(1),
+    /** Passed to the module's `create*` factory (e.g. `baseUrl`). */
+    settings: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+
+/** Zod schema of `patchbay.config.json`. */
+export const patchbayConfigSchema = z.object({
+  connectors: z.array(connectorEntrySchema).default([]),
+  /** Settings per connector id, for connectors found as installed packages. */
+  settings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+});
+
+/** A parsed `patchbay.config.json`, with the directory its relative paths start from. */
+export interface PatchbayConfig {
+  /** The file read, or undefined when there was none. */
+  path: string | undefined;
+  directory: string;
+  connectors: { module: string; settings?: Record<string, unknown> | undefined }[];
+  settings: Record<string, Record<string, unknown>>;
+}
+
+/** Name of the config file looked up in the Patchbay home. */
+export const configFileName = 'patchbay.config.json';
+
+/**
+ * Reads `--config <file>` or `<home>/patchbay.config.json`. A missing default file is an empty
+ * config; a missing explicit file or invalid JSON is an error naming the file.
+ */
+export async function loadConfig(home: string, explicitPath: string | undefined): Promise<PatchbayConfig> {
+  const path = explicitPath ? resolve(explicitPath) : join(home, configFileName);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicitPath) {
+      return { path: undefined, directory: home, connectors: [], settings: {} };
+    }
+    throw new CliError(
+      'config_unreadable',
+      `Cannot read the config file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      'config_invalid',
+      `The config file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  const parsed = patchbayConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CliError(
+      'config_invalid',
+      `The config file ${path} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+  }
+  return {
+    path,
+    directory: dirname(path),
+    connectors: parsed.data.connectors.map((entry) =>
+      typeof entry === 'string' ? { module: entry } : entry,
+    ),
+    settings: parsed.data.settings,
+  };
+}

@@ -1,0 +1,15 @@
+/** Process exit codes of `patchbay`, stable for scripts. */
+export const exitCodes = {
+  ok: 0,
+  /** Any failure: unknown connector or proposal, store locked or corrupt, bad configuration. */
+  error: 1,
+  /** Bad command line: unknown command or flag, missing argument. */
+  usage: 2,
+  /** `connect` refused: the service rejected the credentials or could not verify them. */
+  verificationRefused: 3,
+  /** `call` / `approve` ran, and the tool returned an error envelope. */
+  toolError: 4,
+} as const;
+
+/** One of {@link exitCodes}. */
+export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];

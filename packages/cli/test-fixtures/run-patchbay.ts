@@ -1,0 +1,67 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Root of the CLI package. */
+export const packageDirectory = join(import.meta.dirname, '..');
+/** The built binary the tests run, exactly as users do. */
+export const cliBinary = join(packageDirectory, 'dist', 'cli.js');
+/** The test stand-in connector module. */
+export const demoConnectorModule = join(packageDirectory, 'test-fixtures', 'demo-connector.mjs');
+
+/** Builds dist/ with tsup when it is missing (the package's test script builds it first anyway). */
+export function ensureBuilt(): void {
+  if (existsSync(cliBinary)) return;
+  execFileSync(join(packageDirectory, '..', '..', 'node_modules', '.bin', 'tsup'), [], {
+    cwd: packageDirectory,
+    stdio: 'ignore',
+  });
+}
+
+/** Output of one CLI run. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every run's output, so a test can search all of it for a leaked secret. */
+export const allOutput: string[] = [];
+
+/** Runs `node dist/cli.js ...args` in a child process with a clean environment. */
+export function runPatchbay(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliBinary, ...args],
+      {
+        cwd: cwd ?? tmpdir(),
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+        timeout: 30_000,
+      },
+      (error, stdout, stderr) => {
+        allOutput.push(stdout, stderr);
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A fresh Patchbay home with a config that loads the demo connector against `baseUrl`. */
+export function createHome(baseUrl: string): string {
+  const home = mkdtempSync(join(tmpdir(), 'patchbay-cli-'));
+  writeFileSync(
+    join(home, 'patchbay.config.json'),
+    JSON.stringify({ connectors: [{ module: demoConnectorModule, settings: { baseUrl } }] }, null, 2),
+  );
+  return home;
+}
+
+/** Every file of the store (database, WAL, shared memory) with its bytes. */
+export function storeFiles(home: string): { name: string; bytes: Buffer }[] {
+  return readdirSync(home)
+    .filter((name) => name.startsWith('patchbay.db'))
+    .map((name) => ({ name, bytes: readFileSync(join(home, name)) }));
+}
