@@ -108,3 +108,11 @@ describe('createTestServer with a manual lifecycle', () => {
     }
   });
 });
+
+describe('createTestServer inside a test', () => {
+  it('listens at once and answers for that test', async () => {
+    const server = createTestServer({ 'https://api.example.test/scoped': { body: { scoped: true } } });
+    expect(await (await fetch('https://api.example.test/scoped')).json()).toEqual({ scoped: true });
+    expect(server.calls).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 import { PatchbayError } from '@patchbay/envelope';
 import { HttpResponse, http } from 'msw';
 import { type SetupServer, setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, onTestFinished } from 'vitest';
 
 /** A request the test server saw, in a shape that is easy to assert on. */
 export interface RecordedRequest {
@@ -48,7 +48,8 @@ export type Routes = Record<string, Route>;
 export interface TestServerOptions {
   /**
    * Registers `beforeAll(listen)`, `afterEach(reset)` and `afterAll(close)` in the calling vitest
-   * suite. Set `false` to call `listen`/`reset`/`close` yourself.
+   * suite (inside a running test: listens now and closes when the test finishes). Set `false` to
+   * call `listen`/`reset`/`close` yourself.
    */
   lifecycle?: boolean;
 }
@@ -273,6 +274,17 @@ export function assertNoUnhandledRequests(unhandled: readonly RecordedRequest[])
 }
 
 function registerLifecycle(server: TestServer): void {
+  // Hooks registered from inside a running test are silently ignored, which would leave the
+  // server never listening: scope it to that test instead.
+  if (expect.getState().currentTestName !== undefined) {
+    server.listen();
+    onTestFinished(() => {
+      const unhandled = [...server.unhandled];
+      server.close();
+      assertNoUnhandledRequests(unhandled);
+    });
+    return;
+  }
   try {
     beforeAll(() => server.listen());
     afterEach(() => {
