@@ -153,6 +153,18 @@ export function fromHttp(
       userMessage: withDetail(`The service refused the request (HTTP ${status}).`, detail),
     });
   }
+  const body = response.body as Record<string, unknown> | null | undefined;
+  if (typeof body === 'object' && body !== null && body.ok === false) {
+    // An API that reports errors in a 200 body (Slack): its error code decides, else the service failed.
+    return (
+      fromApiErrorBody(body, context) ??
+      failure('upstream_error', {
+        ...common,
+        retryable: false,
+        userMessage: withDetail('The service reported an error.', detail),
+      })
+    );
+  }
   return failure('internal_error', {
     ...common,
     userMessage: `The service answered with an unexpected HTTP status ${status}.`,

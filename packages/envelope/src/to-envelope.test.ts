@@ -141,6 +141,20 @@ const rows: Row[] = [
     expected: { error_type: 'rate_limited', retryable: true },
   },
   {
+    rule: 'HttpError for a 200 with a Slack error body → mapped by its error code',
+    value: new HttpError({ status: 200, body: { ok: false, error: 'token_revoked' } }),
+    expected: { error_type: 'invalid_credentials', setup_url: 'https://patchbay.test/connect/github' },
+  },
+  {
+    rule: 'HttpError for a 200 with an unknown error code → upstream_error naming the code',
+    value: new HttpError({ status: 200, body: { ok: false, error: 'channel_not_found' } }),
+    expected: {
+      error_type: 'upstream_error',
+      retryable: false,
+      user_message: expect.stringContaining('channel_not_found'),
+    },
+  },
+  {
     rule: '403 with x-ratelimit-remaining 0 and GitHub epoch x-ratelimit-reset → rate_limited',
     value: new HttpError({
       status: 403,
@@ -456,6 +470,13 @@ describe('toEnvelope metadata and context', () => {
       correlationId: 'c-1',
     });
     expect(envelope.meta).toEqual({ status_code: 404, tool: 'github_get_issue', correlation_id: 'c-1' });
+  });
+
+  it('adds the setup URL to a passed-through envelope the user fixes by reconnecting', () => {
+    expect(toEnvelope(failure('invalid_credentials'), context)).toMatchObject({
+      setup_url: context.setupUrl,
+    });
+    expect(toEnvelope(failure('not_found'), context)).not.toHaveProperty('setup_url');
   });
 
   it('keeps the connector of an envelope that already names one', () => {

@@ -55,6 +55,13 @@ const timeoutCodes = new Set([
 // Causes nest (fetch → undici → AggregateError → socket error); five levels reach every real one.
 const maxCauseDepth = 5;
 
+// Failures a user fixes by (re)connecting: worth pointing at the setup page.
+const setupErrorTypes = new Set<ErrorType>([
+  'connector_not_configured',
+  'invalid_credentials',
+  'permission_denied',
+]);
+
 type FailureKind = 'timeout' | 'abort' | 'network';
 
 /** Walks an error, its `cause` chain and `AggregateError` members for a timeout, abort or network failure. */
@@ -103,8 +110,18 @@ function classify(
   if (parsed.success) {
     // The parsed copy, not the value: unknown keys (a stack, a raw response) are dropped.
     const envelope = parsed.data as Envelope;
-    if (envelope.ok || envelope.connector !== undefined || context.connector === undefined) return envelope;
-    return { ...envelope, connector: context.connector };
+    if (envelope.ok) return envelope;
+    const filled: ErrorEnvelope = { ...envelope };
+    if (filled.connector === undefined && context.connector !== undefined)
+      filled.connector = context.connector;
+    if (
+      filled.setup_url === undefined &&
+      context.setupUrl !== undefined &&
+      setupErrorTypes.has(filled.error_type)
+    ) {
+      filled.setup_url = context.setupUrl;
+    }
+    return filled;
   }
   if (isZodError(value)) return fromZod(value, context, hasInput);
   if (PatchbayError.isInstance(value) && (errorTypes as readonly string[]).includes(value.code)) {
