@@ -192,6 +192,23 @@ describe('captureStatus with live verification', () => {
     expect(snapshot.connectors.jira?.status).toBe('connected');
   });
 
+  it('keeps the stored status when verify outlives timeoutMs, even if it ignores its signal', async () => {
+    const verify = vi.fn(
+      (_credentials: unknown, _options?: { signal?: AbortSignal }) => new Promise<VerifyResult>(() => {}),
+    );
+    const source = createInMemoryStatusSource();
+    source.connect('ana', 'jira', { credentials: { token: 't' } });
+    const snapshot = await captureStatus({
+      connectors: [jiraConnector(verify)],
+      source,
+      subject: 'ana',
+      now,
+      verify: { ttlMs: 1000, timeoutMs: 5, cache: createVerificationCache() },
+    });
+    expect(snapshot.connectors.jira?.status).toBe('connected');
+    expect(verify.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
+  });
+
   it('records a rate limit reported by verify', async () => {
     const verify = vi.fn(
       async (): Promise<VerifyResult> => ({
