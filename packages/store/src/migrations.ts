@@ -75,6 +75,11 @@ export const migrations: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
     `,
   },
+  {
+    version: 2,
+    name: 'proposal_definition_hash',
+    sql: 'ALTER TABLE proposals ADD COLUMN definition_hash TEXT;',
+  },
 ];
 
 /**

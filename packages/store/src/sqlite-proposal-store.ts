@@ -15,6 +15,7 @@ interface ProposalRow {
   decided_by: string | null;
   reason: string | null;
   correlation_id: string | null;
+  definition_hash: string | null;
 }
 
 function toProposal(row: ProposalRow): Proposal {
@@ -31,6 +32,7 @@ function toProposal(row: ProposalRow): Proposal {
   if (row.decided_by !== null) proposal.decidedBy = row.decided_by;
   if (row.reason !== null) proposal.reason = row.reason;
   if (row.correlation_id !== null) proposal.correlationId = row.correlation_id;
+  if (row.definition_hash !== null) proposal.definitionHash = row.definition_hash;
   return proposal;
 }
 
@@ -45,8 +47,9 @@ export class SqliteProposalStore implements ProposalStore {
       if (existing) throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
       database
         .prepare(
-          `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, decided_at, decided_by, reason, correlation_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, decided_at, decided_by, reason,
+             correlation_id, definition_hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           proposal.id,
@@ -60,6 +63,7 @@ export class SqliteProposalStore implements ProposalStore {
           proposal.decidedBy ?? null,
           proposal.reason ?? null,
           proposal.correlationId ?? null,
+          proposal.definitionHash ?? null,
         );
     });
   }
@@ -86,29 +90,35 @@ export class SqliteProposalStore implements ProposalStore {
     });
   }
 
-  /** Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. */
+  /**
+   * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Decision fields
+   * are written only by a decision (`approved`, `rejected`); executing or expiring keeps them.
+   */
   async transition(
     id: string,
     from: ProposalState,
     to: ProposalState,
     decision: { decidedBy?: string; reason?: string; at?: string } = {},
   ): Promise<Proposal | undefined> {
+    const isDecision = to === 'approved' || to === 'rejected';
     return this.handle.guard((database) =>
       immediateTransaction(database, () => {
-        const result = database
-          .prepare(
-            `UPDATE proposals
-             SET state = ?, decided_at = COALESCE(?, decided_at), decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason)
-             WHERE id = ? AND state = ?`,
-          )
-          .run(
-            to,
-            decision.at ?? new Date().toISOString(),
-            decision.decidedBy ?? null,
-            decision.reason ?? null,
-            id,
-            from,
-          );
+        const result = isDecision
+          ? database
+              .prepare(
+                `UPDATE proposals
+                 SET state = ?, decided_at = ?, decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason)
+                 WHERE id = ? AND state = ?`,
+              )
+              .run(
+                to,
+                decision.at ?? new Date().toISOString(),
+                decision.decidedBy ?? null,
+                decision.reason ?? null,
+                id,
+                from,
+              )
+          : database.prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?').run(to, id, from);
         if (Number(result.changes) !== 1) return undefined;
         const row = database
           .prepare('SELECT * FROM proposals WHERE id = ?')

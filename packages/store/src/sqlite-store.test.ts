@@ -308,12 +308,14 @@ describe('policy and rate limits', () => {
 describe('proposals', () => {
   it('stores, filters and transitions with compare-and-set', async () => {
     const store = open(freshHome());
-    await store.proposals.create(proposal('prop_1', { correlationId: 'corr-1' }));
+    await store.proposals.create(proposal('prop_1', { correlationId: 'corr-1', definitionHash: 'def-1' }));
     await store.proposals.create(
       proposal('prop_2', { subject: 'bob', createdAt: '2026-01-02T00:00:00.000Z' }),
     );
     await expectCode(store.proposals.create(proposal('prop_1')), 'conflict');
-    expect(await store.proposals.get('prop_1')).toEqual(proposal('prop_1', { correlationId: 'corr-1' }));
+    expect(await store.proposals.get('prop_1')).toEqual(
+      proposal('prop_1', { correlationId: 'corr-1', definitionHash: 'def-1' }),
+    );
     expect((await store.proposals.list({ subject: 'alice' })).map((item) => item.id)).toEqual(['prop_1']);
 
     const approved = await store.proposals.transition('prop_1', 'pending', 'approved', {
