@@ -3,6 +3,7 @@ import { PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
 import type { RunAgentHook } from './agent-turn.js';
 import { type AuditSink, toAuditRecord } from './audit-log.js';
 import { type CompiledCondition, compileCondition } from './condition.js';
+import { compileDataSchema } from './data-schema.js';
 import type { Guardrail } from './guardrails.js';
 import type { SacpIssue } from './issues.js';
 import {
@@ -168,6 +169,8 @@ export function defineChain(definition: ChainDefinition): Chain {
     if (isAgentNode(node) && !node.model && !definition.runAgent) {
       throw invalid(`Agent node "${id}" needs a model (or the chain a runAgent hook).`);
     }
+    // Compiling now surfaces a broken data schema when the chain is defined, not mid-run.
+    if (isAgentNode(node) && node.dataSchema) compileDataSchema(node.dataSchema);
     if (!isAgentNode(node) && typeof node !== 'function' && typeof node.run !== 'function') {
       throw invalid(
         `Node "${id}" must be an agent ({ model, system }), a function node ({ run }) or a function.`,

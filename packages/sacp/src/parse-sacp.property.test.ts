@@ -79,7 +79,7 @@ describe('parseSacp properties', () => {
         const result = parseSacp(JSON.stringify(reply));
         expect(result.ok).toBe(true);
         expect(result.repairs).toEqual([]);
-        expect(result.reply).toEqual(sacpReplySchema.parse(reply));
+        expect(result.reply).toEqual(sacpReplySchema.parse(JSON.parse(JSON.stringify(reply))));
       }),
       { numRuns: 300 },
     );

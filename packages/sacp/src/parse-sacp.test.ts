@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compileDataSchema } from './data-schema.js';
+import { parseSacp } from './parse-sacp.js';
+import { buildReaskInstruction } from './reask.js';
+
+const valid = (data: unknown) => JSON.stringify({ thought: 't', status: 'success', data, message: 'm' });
+
+describe('parseSacp with a data schema', () => {
+  const zodSchema = z.object({ order_id: z.string(), total: z.number().min(0) });
+  const jsonSchema = {
+    type: 'object',
+    properties: { order_id: { type: 'string' }, total: { type: 'number', minimum: 0 } },
+    required: ['order_id', 'total'],
+  };
+
+  it.each([
+    ['zod', zodSchema],
+    ['JSON Schema', jsonSchema],
+  ] as const)('accepts data matching a %s schema', (_kind, dataSchema) => {
+    const result = parseSacp(valid({ order_id: 'A-1', total: 3 }), { dataSchema });
+    expect(result.ok).toBe(true);
+    expect(result.issues).toBeUndefined();
+  });
+
+  it.each([
+    ['zod', zodSchema],
+    ['JSON Schema', jsonSchema],
+  ] as const)('reports issues with data paths for a %s schema, keeping the model reply', (_kind, dataSchema) => {
+    const result = parseSacp(valid({ total: -1 }), { dataSchema });
+    expect(result.ok).toBe(false);
+    expect(result.fallback).toBe(false);
+    expect(result.reply.status).toBe('success');
+    const paths = (result.issues ?? []).map((issue) => issue.path).sort();
+    expect(paths).toEqual(['data.order_id', 'data.total']);
+  });
+
+  it('rejects a JSON Schema ajv cannot compile when compiled, but parseSacp still does not throw', () => {
+    const broken = { type: 'not-a-type' };
+    expect(() => compileDataSchema(broken)).toThrow(expect.objectContaining({ code: 'sacp_invalid_data_schema' }));
+    const result = parseSacp(valid({}), { dataSchema: broken });
+    expect(result.ok).toBe(false);
+    expect(result.reply.status).toBe('failure');
+  });
+});
+
+describe('parseSacp fallback', () => {
+  it('keeps the raw text, cut to the configured limit without splitting a surrogate pair', () => {
+    const text = `${'a'.repeat(9)}😀 and more prose`;
+    const result = parseSacp(text, { maxRawOutputChars: 10 });
+    expect(result.fallback).toBe(true);
+    expect(result.reply.data.raw_output).toBe('a'.repeat(9));
+    expect(result.reply.data.raw_output_truncated).toBe(true);
+    expect(result.reply.data.raw_output_length).toBe(text.length);
+    expect(result.reply.message).toMatch(/could not be read/);
+  });
+
+  it('explains which field was wrong when an object was found but is not a reply', () => {
+    const result = parseSacp('{"thought":"t","status":"pending","data":{},"message":"m"}');
+    expect(result.fallback).toBe(true);
+    expect(result.issues?.[0]?.path).toBe('status');
+    expect(result.reply.data.parse_error).toMatch(/status must be one of/);
+  });
+
+  it('never evaluates code found in the output', () => {
+    const globals = globalThis as Record<string, unknown>;
+    delete globals.sacpPwned;
+    parseSacp('{"thought": (globalThis.sacpPwned = 1), "status": "success", "data": {}, "message": "m"}');
+    parseSacp('{"status": "success", "message": `${globalThis.sacpPwned = 2}`}');
+    expect(globals.sacpPwned).toBeUndefined();
+  });
+});
+
+describe('buildReaskInstruction', () => {
+  it('lists each issue and asks for the whole JSON reply again', () => {
+    const text = buildReaskInstruction([
+      { path: 'data.total', message: 'must be >= 0' },
+      { path: '', message: 'no JSON object found' },
+    ]);
+    expect(text).toContain('- data.total: must be >= 0');
+    expect(text).toContain('- no JSON object found');
+    expect(text).toMatch(/one JSON object/);
+  });
+
+  it('caps the list so a wildly wrong reply does not flood the prompt', () => {
+    const issues = Array.from({ length: 25 }, (_, index) => ({ path: `data.k${index}`, message: 'is required' }));
+    const text = buildReaskInstruction(issues);
+    expect(text).toContain('data.k9');
+    expect(text).not.toContain('data.k10:');
+    expect(text).toContain('15 more');
+  });
+});
