@@ -73,23 +73,28 @@ export function findSecretLeaks(value: unknown, secrets: Iterable<string>): stri
   if (fragments.length === 0) return [];
   const leaks: string[] = [];
   const seen = new WeakSet<object>();
-  const check = (text: string, path: string) => {
+  const leakForm = (text: string): string | undefined => {
     for (const { form, text: candidate } of decodedForms(text)) {
       const lower = candidate.toLowerCase();
-      if (fragments.some((fragment) => lower.includes(fragment))) {
-        leaks.push(`${path || '(root)'}: credential found ${form}`);
-        return;
-      }
+      if (fragments.some((fragment) => lower.includes(fragment))) return form;
     }
+    return undefined;
   };
   const walk = (current: unknown, path: string) => {
-    if (typeof current === 'string') return check(current, path);
+    if (typeof current === 'string') {
+      const form = leakForm(current);
+      if (form) leaks.push(`${path || '(root)'}: credential found ${form}`);
+      return;
+    }
     if (current === null || typeof current !== 'object') return;
     if (seen.has(current)) return;
     seen.add(current);
     for (const [key, inner] of Object.entries(current)) {
-      const innerPath = Array.isArray(current) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      check(key, `${innerPath} (key)`);
+      const keyForm = leakForm(key);
+      // The report names the path, so a leaking key must not appear in it.
+      const shownKey = keyForm ? '<key>' : key;
+      const innerPath = Array.isArray(current) ? `${path}[${key}]` : path ? `${path}.${shownKey}` : shownKey;
+      if (keyForm) leaks.push(`${innerPath} (key): credential found ${keyForm}`);
       walk(inner, innerPath);
     }
   };
