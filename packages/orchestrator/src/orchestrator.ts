@@ -333,7 +333,11 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     if (!availability.available) return { ok: false, envelope: availability.envelope };
     if (tool.connectorId === undefined) return { ok: true };
     const connection = state.connections.find((candidate) => candidate.connectorId === tool.connectorId);
-    return { ok: true, credentials: connection?.credentials ?? {}, scopes: connection?.scopes ?? [] };
+    return {
+      ok: true,
+      credentials: connection?.credentials ?? {},
+      scopes: snapshot.connectors[tool.connectorId]?.scopes ?? [],
+    };
   }
 
   function validate(

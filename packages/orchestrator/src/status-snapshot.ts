@@ -11,14 +11,18 @@ export function buildStatusSnapshot(
   connectorIds: Iterable<string>,
   now: Date,
 ): StatusSnapshot {
-  const disabled = new Set(state.disabledConnectorIds);
-  const connections = new Map(state.connections.map((connection) => [connection.connectorId, connection]));
+  const wanted = new Set(connectorIds);
+  // One pass over the subject's connections, keeping only the wanted ones: a subject may have many.
+  const connections = new Map<string, SubjectState['connections'][number]>();
+  for (const connection of state.connections) {
+    if (wanted.has(connection.connectorId)) connections.set(connection.connectorId, connection);
+  }
   const connectors: Record<string, ConnectorStatusEntry> = {};
-  for (const id of connectorIds) {
+  for (const id of wanted) {
     const connection = connections.get(id);
     const verifiedAt = connection?.verifiedAt !== undefined ? { verifiedAt: connection.verifiedAt } : {};
     const limitedUntil = state.rateLimitedUntil[id];
-    if (disabled.has(id)) {
+    if (state.disabledConnectorIds.includes(id)) {
       connectors[id] = { id, status: 'disabled_by_admin', scopes: [] };
     } else if (limitedUntil !== undefined && Date.parse(limitedUntil) > now.getTime()) {
       connectors[id] = { id, status: 'rate_limited', scopes: [], retryAfter: limitedUntil, ...verifiedAt };
