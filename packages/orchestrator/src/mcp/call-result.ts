@@ -47,6 +47,8 @@ export function envelopeFromResult(result: CallToolResult, server: string): Enve
     return failure('upstream_error', { userMessage: shorten(text), retryable: false });
   }
   if (result.structuredContent !== undefined) return success(result.structuredContent);
+  const [first] = content;
+  if (content.length === 1 && first?.type === 'text') return success(first.text);
   const allText = content.length > 0 && content.every((item) => item.type === 'text');
   return success(allText ? (joinedText(content) as string) : content);
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,21 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       ok: true,
       data: { meta: { 'patchbay/correlation_id': context.correlationId } },
     });
+  });
+
+  it('leaves no listener behind on a caller signal shared by many calls', async () => {
+    const agent = start(controllableConfig('shared-signal'));
+    await agent.initialize();
+    const signal = new AbortController().signal;
+    for (let index = 0; index < 20; index += 1) {
+      const envelope = await agent.execute(
+        'echo',
+        { text: `n${index}` },
+        { subject: 'test-user', signal, correlationId: `c${index}` },
+      );
+      expect(envelope).toMatchObject({ ok: true, data: `n${index}` });
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('times out a hanging call by the server timeout while another server keeps answering', async () => {

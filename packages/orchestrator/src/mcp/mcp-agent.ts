@@ -8,7 +8,14 @@ import {
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Envelope, failure, PatchbayError, toEnvelope } from '@patchbay/envelope';
+import {
+  createRedactor,
+  type Envelope,
+  failure,
+  PatchbayError,
+  type Redactor,
+  redactValue,
+} from '@patchbay/envelope';
 import type { Agent, AgentCallContext, AgentHealth, AgentManifest } from '../agent.js';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import {
@@ -107,6 +114,7 @@ class McpServerAgent implements McpAgent {
   private discoverAgain = false;
   private starting: Promise<void> | undefined;
   private readonly secrets: string[];
+  private readonly redactor: Redactor;
   private readonly backoff: BackoffSettings;
 
   constructor(
@@ -123,6 +131,7 @@ class McpServerAgent implements McpAgent {
             .filter(([key]) => secretLikeName.test(key))
             .map(([, value]) => value)
         : Object.values(config.headers);
+    this.redactor = createRedactor(this.secrets);
   }
 
   get status(): AgentHealth['status'] {
@@ -192,8 +201,7 @@ class McpServerAgent implements McpAgent {
   }
 
   async execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
-    const finish = (envelope: Envelope) =>
-      toEnvelope(envelope, { secrets: this.secrets, tool: toolName, correlationId: context.correlationId });
+    const finish = (envelope: Envelope) => this.finish(envelope, toolName, context.correlationId);
     const tool = this.toolsByName.get(toolName);
     if (!tool) {
       return finish(
@@ -212,6 +220,12 @@ class McpServerAgent implements McpAgent {
     for (let attempt = 0; ; attempt += 1) {
       const client = this.state === 'up' ? this.client : undefined;
       if (!client) return finish(this.unavailable());
+      // The SDK adds an abort listener to the signal it is given and never removes it, so a
+      // long-lived caller signal would collect one per call; it gets a per-call signal instead.
+      const callController = new AbortController();
+      const forwardAbort = () => callController.abort(context.signal.reason);
+      if (context.signal.aborted) forwardAbort();
+      else context.signal.addEventListener('abort', forwardAbort, { once: true });
       try {
         const result = await client.callTool(
           {
@@ -220,7 +234,7 @@ class McpServerAgent implements McpAgent {
             _meta: { 'patchbay/correlation_id': context.correlationId },
           },
           CallToolResultSchema,
-          { signal: context.signal, timeout: tool.timeoutMs ?? this.config.timeout },
+          { signal: callController.signal, timeout: tool.timeoutMs ?? this.config.timeout },
         );
         // With CallToolResultSchema the SDK has already parsed the result into the current shape.
         return finish(envelopeFromResult(result as CallToolResult, this.id));
@@ -237,8 +251,25 @@ class McpServerAgent implements McpAgent {
           if (!context.signal.aborted) continue;
         }
         return finish(envelopeFromError(error, kind, this.id));
+      } finally {
+        context.signal.removeEventListener('abort', forwardAbort);
       }
     }
+  }
+
+  /**
+   * Adds the call's metadata and removes secrets. Error text comes from the server and is always
+   * redacted; success data only when this server was given credentials, because scanning every
+   * result costs more than the stdio round trip itself, and the orchestrator's gate already removes
+   * token shapes from every result it relays.
+   */
+  private finish(envelope: Envelope, toolName: string, correlationId: string): Envelope {
+    const withMeta: Envelope = {
+      ...envelope,
+      meta: { ...envelope.meta, tool: toolName, correlation_id: correlationId },
+    };
+    if (withMeta.ok && this.secrets.length === 0) return withMeta;
+    return redactValue(withMeta, this.redactor);
   }
 
   private isStopped(): boolean {
