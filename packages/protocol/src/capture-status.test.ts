@@ -98,14 +98,17 @@ describe('captureStatus with live verification', () => {
 
     const first = await capture();
     clock = new Date('2026-11-21T15:00:59Z');
-    await capture();
+    const second = await capture();
     expect(verify).toHaveBeenCalledTimes(1);
+    // A cached result keeps the time it was actually verified.
+    expect(second.connectors.github?.verifiedAt).toBe('2026-11-21T15:00:00Z');
     expect(first.connectors.github).toMatchObject({ status: 'connected', scopes: ['repo', 'issues:write'] });
     expect(first.connectors.github?.verifiedAt).toBe('2026-11-21T15:00:00Z');
 
     clock = new Date('2026-11-21T15:01:00Z');
-    await capture();
+    const third = await capture();
     expect(verify).toHaveBeenCalledTimes(2);
+    expect(third.connectors.github?.verifiedAt).toBe('2026-11-21T15:01:00Z');
     expect(verify).toHaveBeenCalledWith({ token: 'gh-secret' }, undefined);
   });
 

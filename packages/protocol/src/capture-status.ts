@@ -107,14 +107,15 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
     connected: ConnectorStatusEntry,
   ): Promise<ConnectorStatusEntry> {
     const cache = verify!.cache ?? defaultVerificationCache();
-    const result = await cache.get(
+    const { result, startedAt } = await cache.get(
       { subject, connectorId: connector.id, credentials: connection.credentials },
       { now: nowMs, ttlMs: verify!.ttlMs },
       () => runVerify(connector, connection, verify!.timeoutMs),
     );
     const id = connector.id;
-    if (result.valid)
-      return { id, status: 'connected', scopes: [...result.scopes], verifiedAt: toIsoSeconds(now) };
+    // A cached result keeps the time it was really checked, not the time of this turn.
+    const verifiedAt = toIsoSeconds(startedAt);
+    if (result.valid) return { id, status: 'connected', scopes: [...result.scopes], verifiedAt };
     if (result.reason === 'invalid_credentials') {
       // Written back so the next turn, another instance and the CLI see it without verifying again.
       await source.markInvalidCredentials(subject, id, result.message);
@@ -123,7 +124,7 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
         status: 'invalid_credentials',
         scopes: [],
         error: result.message,
-        verifiedAt: toIsoSeconds(now),
+        verifiedAt,
       };
     }
     if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {

@@ -12,12 +12,15 @@ interface CacheEntry {
  * still in flight, so concurrent and repeated captures call a connector's `verify` once per TTL.
  */
 export interface VerificationCache {
-  /** Returns a cached or in-flight result younger than `ttlMs`, or starts `run` and caches it. */
+  /**
+   * Returns a cached or in-flight result younger than `ttlMs`, or starts `run` and caches it.
+   * `startedAt` (ms since the epoch) is when the verification that produced it began.
+   */
   get(
     key: { subject: string; connectorId: string; credentials: Credentials },
     options: { now: number; ttlMs: number },
     run: () => Promise<VerifyResult>,
-  ): Promise<VerifyResult>;
+  ): Promise<{ result: VerifyResult; startedAt: number }>;
   /** Forgets every entry of a subject (or everything), e.g. after the user reconnects. */
   clear(subject?: string): void;
   /** Number of entries held; for tests and metrics. */
@@ -55,7 +58,9 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
     get(key, { now, ttlMs }, run) {
       const cacheKey = JSON.stringify([key.subject, key.connectorId, fingerprint(key.credentials)]);
       const existing = entries.get(cacheKey);
-      if (existing && now - existing.startedAt < ttlMs) return existing.result;
+      if (existing && now - existing.startedAt < ttlMs) {
+        return existing.result.then((result) => ({ result, startedAt: existing.startedAt }));
+      }
       const result = run();
       entries.delete(cacheKey);
       entries.set(cacheKey, { startedAt: now, result });
@@ -63,7 +68,7 @@ export function createVerificationCache(options: VerificationCacheOptions = {}):
         const oldest = entries.keys().next().value as string;
         entries.delete(oldest);
       }
-      return result;
+      return result.then((settled) => ({ result: settled, startedAt: now }));
     },
     clear(subject) {
       if (subject === undefined) {
