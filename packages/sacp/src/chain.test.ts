@@ -597,7 +597,10 @@ describe('defineChain: validation', () => {
     expect(() => defineChain({ nodes: { a: { system: 'x' } }, start: 'a' })).toThrow(/needs a model/);
     expect(() => defineChain({ nodes: { input: ok }, start: 'input' })).toThrow(/not allowed/);
     expect(() =>
-      defineChain({ nodes: { a: { model: scriptedModel([]), system: 'x', dataSchema: { type: 'nope' } } }, start: 'a' }),
+      defineChain({
+        nodes: { a: { model: scriptedModel([]), system: 'x', dataSchema: { type: 'nope' } } },
+        start: 'a',
+      }),
     ).toThrow(expect.objectContaining({ code: 'sacp_invalid_data_schema' }));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileCondition, type ConditionScope } from './condition.js';
+import { type ConditionScope, compileCondition } from './condition.js';
 
 const scope = (overrides: Partial<ConditionScope> = {}): ConditionScope => ({
   status: 'success',
@@ -38,6 +38,8 @@ describe('compileCondition', () => {
   });
 
   it('throws sacp_invalid_condition on a syntax error', () => {
-    expect(() => compileCondition('status ==')).toThrow(expect.objectContaining({ code: 'sacp_invalid_condition' }));
+    expect(() => compileCondition('status ==')).toThrow(
+      expect.objectContaining({ code: 'sacp_invalid_condition' }),
+    );
   });
 });

@@ -26,18 +26,23 @@ describe('parseSacp with a data schema', () => {
   it.each([
     ['zod', zodSchema],
     ['JSON Schema', jsonSchema],
-  ] as const)('reports issues with data paths for a %s schema, keeping the model reply', (_kind, dataSchema) => {
-    const result = parseSacp(valid({ total: -1 }), { dataSchema });
-    expect(result.ok).toBe(false);
-    expect(result.fallback).toBe(false);
-    expect(result.reply.status).toBe('success');
-    const paths = (result.issues ?? []).map((issue) => issue.path).sort();
-    expect(paths).toEqual(['data.order_id', 'data.total']);
-  });
+  ] as const)(
+    'reports issues with data paths for a %s schema, keeping the model reply',
+    (_kind, dataSchema) => {
+      const result = parseSacp(valid({ total: -1 }), { dataSchema });
+      expect(result.ok).toBe(false);
+      expect(result.fallback).toBe(false);
+      expect(result.reply.status).toBe('success');
+      const paths = (result.issues ?? []).map((issue) => issue.path).sort();
+      expect(paths).toEqual(['data.order_id', 'data.total']);
+    },
+  );
 
   it('rejects a JSON Schema ajv cannot compile when compiled, but parseSacp still does not throw', () => {
     const broken = { type: 'not-a-type' };
-    expect(() => compileDataSchema(broken)).toThrow(expect.objectContaining({ code: 'sacp_invalid_data_schema' }));
+    expect(() => compileDataSchema(broken)).toThrow(
+      expect.objectContaining({ code: 'sacp_invalid_data_schema' }),
+    );
     const result = parseSacp(valid({}), { dataSchema: broken });
     expect(result.ok).toBe(false);
     expect(result.reply.status).toBe('failure');
@@ -66,6 +71,7 @@ describe('parseSacp fallback', () => {
     const globals = globalThis as Record<string, unknown>;
     delete globals.sacpPwned;
     parseSacp('{"thought": (globalThis.sacpPwned = 1), "status": "success", "data": {}, "message": "m"}');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the point is a JS template literal inside model output.
     parseSacp('{"status": "success", "message": `${globalThis.sacpPwned = 2}`}');
     expect(globals.sacpPwned).toBeUndefined();
   });
@@ -83,7 +89,10 @@ describe('buildReaskInstruction', () => {
   });
 
   it('caps the list so a wildly wrong reply does not flood the prompt', () => {
-    const issues = Array.from({ length: 25 }, (_, index) => ({ path: `data.k${index}`, message: 'is required' }));
+    const issues = Array.from({ length: 25 }, (_, index) => ({
+      path: `data.k${index}`,
+      message: 'is required',
+    }));
     const text = buildReaskInstruction(issues);
     expect(text).toContain('data.k9');
     expect(text).not.toContain('data.k10:');

@@ -8,7 +8,8 @@ describe('withSacpProtocol', () => {
     const prompt = withSacpProtocol('You triage support tickets.');
     expect(prompt.startsWith('You triage support tickets.\n\n## Reply format (SACP)')).toBe(true);
     for (const status of sacpStatuses) expect(prompt).toContain(`"${status}"`);
-    for (const field of ['thought', 'status', 'data', 'message', 'next_step_hint']) expect(prompt).toContain(`"${field}"`);
+    for (const field of ['thought', 'status', 'data', 'message', 'next_step_hint'])
+      expect(prompt).toContain(`"${field}"`);
   });
 
   it('lists data keys with types, required flags and descriptions from a zod schema', () => {
@@ -38,7 +39,9 @@ describe('withSacpProtocol', () => {
 
   it('is deterministic and byte-identical for equal inputs', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } } };
-    expect(withSacpProtocol('x', { dataSchema: schema })).toBe(withSacpProtocol('x', { dataSchema: { ...schema } }));
+    expect(withSacpProtocol('x', { dataSchema: schema })).toBe(
+      withSacpProtocol('x', { dataSchema: { ...schema } }),
+    );
     expect(withSacpProtocol('x  \n')).toBe(withSacpProtocol('x'));
   });
 
