@@ -1,9 +1,12 @@
 import type { Command } from '../command.js';
+import { approveCommand, rejectCommand } from './approvals.js';
+import { callCommand } from './call.js';
 import { connectCommand, disconnectCommand } from './connect.js';
 import { connectorsCommand } from './connectors.js';
 import { contextCommand } from './context.js';
 import { disableCommand, enableCommand } from './policy.js';
 import { proposalsCommand } from './proposals.js';
+import { serversCommand } from './servers.js';
 
 /** Every subcommand, in help order. */
 export const commands: readonly Command[] = [
@@ -13,5 +16,9 @@ export const commands: readonly Command[] = [
   disableCommand,
   enableCommand,
   contextCommand,
+  serversCommand,
+  callCommand,
   proposalsCommand,
+  approveCommand,
+  rejectCommand,
 ];

@@ -1,0 +1,101 @@
+import { PatchbayError } from '@patchbay/envelope';
+import { CliError } from '../cli-error.js';
+import type { Command } from '../command.js';
+import { exitCodes } from '../exit-codes.js';
+import { mcpServersPath, withOrchestrator } from '../orchestrator-session.js';
+import type { CliRuntime } from '../runtime.js';
+import { printEnvelope } from './call.js';
+
+/** Who decided, for the proposal record: the CLI user and the OS account. */
+function decider(runtime: CliRuntime): string {
+  const account = runtime.settings.env.USER ?? runtime.settings.env.USERNAME;
+  return `cli:${runtime.settings.subject}${account ? ` (${account})` : ''}`;
+}
+
+/** Turns the orchestrator's proposal errors into readable CLI errors. */
+function proposalError(error: unknown, id: string): unknown {
+  if (!PatchbayError.isInstance(error)) return error;
+  if (error.code === 'proposal_not_found') {
+    return new CliError(
+      'proposal_not_found',
+      `No proposal with id "${id}". Run "patchbay proposals --all-users" to list them.`,
+    );
+  }
+  if (error.code === 'proposal_not_pending') {
+    return new CliError(
+      'proposal_not_pending',
+      `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
+    );
+  }
+  return error;
+}
+
+/** `patchbay approve <id>`: approve a pending proposal and run it, once. */
+export const approveCommand: Command = {
+  name: 'approve',
+  usage: '<proposal-id> [--mcp-config FILE]',
+  summary: 'Approve a pending proposal and run it once, printing the envelope',
+  examples: ['patchbay approve prop_3kq…', 'patchbay approve prop_3kq… --json'],
+  options: { 'mcp-config': { type: 'string' } },
+  positionals: { required: ['proposal-id'] },
+  async run(runtime, values, [id]) {
+    const proposal = await runtime.store().proposals.get(id!);
+    if (!proposal) throw proposalError(new PatchbayError('proposal_not_found', ''), id!);
+    const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
+    const envelope = await withOrchestrator(
+      runtime,
+      { mcpServers, tool: proposal.tool },
+      async (orchestrator) => {
+        try {
+          await orchestrator.approve(id!, { decidedBy: decider(runtime) });
+        } catch (error) {
+          throw proposalError(error, id!);
+        }
+        return orchestrator.executeProposal(id!);
+      },
+    );
+    await runtime.store().audit.append({
+      event: 'proposal_approved',
+      proposal: id,
+      subject: proposal.subject,
+      tool: proposal.tool,
+      decided_by: decider(runtime),
+      outcome: envelope.ok ? 'ok' : envelope.error_type,
+    });
+    return printEnvelope(runtime, envelope);
+  },
+};
+
+/** `patchbay reject <id> [--reason]`: decline a proposal; the agent sees approval_denied. */
+export const rejectCommand: Command = {
+  name: 'reject',
+  usage: '<proposal-id> [--reason TEXT]',
+  summary: 'Reject a proposal, recording the reason',
+  examples: ['patchbay reject prop_3kq… --reason "wrong repository"'],
+  options: { reason: { type: 'string' } },
+  positionals: { required: ['proposal-id'] },
+  async run(runtime, values, [id]) {
+    const reason = (values.reason as string | undefined) ?? 'Rejected from the patchbay CLI.';
+    const rejected = await withOrchestrator(runtime, {}, async (orchestrator) => {
+      try {
+        return await orchestrator.reject(id!, { reason, decidedBy: decider(runtime) });
+      } catch (error) {
+        throw proposalError(error, id!);
+      }
+    });
+    await runtime
+      .store()
+      .audit.append({ event: 'proposal_rejected', proposal: id, subject: rejected.subject, reason });
+    if (runtime.settings.json) {
+      runtime.printJson({
+        id: rejected.id,
+        state: rejected.state,
+        reason: rejected.reason,
+        decided_by: rejected.decidedBy,
+      });
+    } else {
+      runtime.print(`Rejected ${rejected.id} (${rejected.tool}): ${rejected.reason}`);
+    }
+    return exitCodes.ok;
+  },
+};

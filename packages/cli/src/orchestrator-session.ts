@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpAgent, Orchestrator } from '@patchbay/orchestrator';
+import type { CliRuntime } from './runtime.js';
+
+/** Name of the MCP servers file looked up in the Patchbay home. */
+export const mcpServersFileName = 'mcp-servers.json';
+
+/** The MCP servers file in use: `--mcp-config` or `<home>/mcp-servers.json`, if it exists. */
+export function mcpServersPath(runtime: CliRuntime, explicit: string | undefined): string | undefined {
+  if (explicit) return explicit;
+  const path = join(runtime.settings.home, mcpServersFileName);
+  return existsSync(path) ? path : undefined;
+}
+
+/** Creates one MCP agent per server in the file (not started). */
+export async function loadMcpAgents(runtime: CliRuntime, path: string): Promise<McpAgent[]> {
+  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/orchestrator');
+  const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
+  return createMcpAgents(config, { reconnect: { initialDelayMs: 60_000 } });
+}
+
+/** Options of {@link withOrchestrator}. */
+export interface OrchestratorSessionOptions {
+  /** Also serve MCP servers from this file (only when the tool is not a connector tool). */
+  mcpServers?: string | undefined;
+  /** The tool about to be called; MCP servers are started only if no connector serves it. */
+  tool?: string | undefined;
+}
+
+/**
+ * Runs `work` with an orchestrator built exactly as an agent runtime builds it: the installed
+ * connectors as agents, the store as status source and proposal store. Started before, stopped
+ * after, so every gate (status, scopes, schema, approval, timeout) applies to CLI calls too.
+ */
+export async function withOrchestrator<T>(
+  runtime: CliRuntime,
+  options: OrchestratorSessionOptions,
+  work: (orchestrator: Orchestrator) => Promise<T>,
+): Promise<T> {
+  const { createOrchestrator } = await import('@patchbay/orchestrator');
+  const connectors = await runtime.connectors();
+  const store = runtime.store();
+  const orchestrator = createOrchestrator({ statusSource: store, connectors, proposals: store.proposals });
+  const servesTool = options.tool !== undefined && orchestrator.getTool(options.tool) !== undefined;
+  if (options.mcpServers && !servesTool) {
+    for (const agent of await loadMcpAgents(runtime, options.mcpServers)) orchestrator.register(agent);
+  }
+  await orchestrator.start();
+  try {
+    return await work(orchestrator);
+  } finally {
+    await orchestrator.stop();
+  }
+}
