@@ -314,7 +314,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
     });
 
     describe('secrets', () => {
-      const canary = secrets[0] ?? '';
+      const echoedSecrets = secrets.join(' ');
       for (const tool of connector.tools) {
         test(
           `${tool.name}: keeps credentials out of envelopes, even when responses echo them`,
@@ -324,7 +324,7 @@ export function describeConnectorConformance(connector: Connector, options: Conf
               ['a 2xx response', { status: 200, body: {} }],
               ...failureKinds.map((kind): [string, ResponseSpec] => [
                 `${kind} echoing the credential`,
-                echoing(failures[kind], canary),
+                echoing(failures[kind], echoedSecrets),
               ]),
             ];
             const leaks: string[] = [];
