@@ -1,0 +1,87 @@
+import type { StatusSource } from '@patchbay/connector';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOrchestrator, type Orchestrator } from '../orchestrator.js';
+import type { McpStdioServerConfig } from './config.js';
+import { controllableConfig } from './controllable-fixture.js';
+import { createMcpAgent, type McpAgentOptions } from './mcp-agent.js';
+
+// Stand-in status source: MCP tools are not gated by connector status.
+const emptyStatusSource: StatusSource = {
+  load: async () => ({ connections: [], disabledConnectorIds: [], rateLimitedUntil: {} }),
+  markRateLimited: async () => undefined,
+  markInvalidCredentials: async () => undefined,
+};
+
+const orchestrators: Orchestrator[] = [];
+afterEach(async () => {
+  await Promise.all(orchestrators.splice(0).map((orchestrator) => orchestrator.stop()));
+});
+
+async function orchestratorWith(config: McpStdioServerConfig, options: McpAgentOptions = {}) {
+  const orchestrator = createOrchestrator({ statusSource: emptyStatusSource });
+  orchestrators.push(orchestrator);
+  const agent = createMcpAgent(config, options);
+  orchestrator.register(agent);
+  await orchestrator.startAgent(agent.id);
+  return { orchestrator, agent };
+}
+
+describe('MCP agents behind the orchestrator gate', () => {
+  it('runs read-only tools of an untrusted server and holds the others for approval', async () => {
+    const { orchestrator } = await orchestratorWith(controllableConfig('untrusted', { prefix: 'u' }));
+    expect(await orchestrator.execute('u_echo', { text: 'hi' }, { subject: 'alice' })).toMatchObject({
+      ok: true,
+      data: 'hi',
+    });
+    expect(await orchestrator.execute('u_fail', { message: 'x' }, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'approval_required',
+    });
+    expect(await orchestrator.execute('u_delete_everything', {}, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'approval_required',
+    });
+  });
+
+  it('runs write tools of a trusted server, still holds destructive ones, and validates arguments first', async () => {
+    const { orchestrator } = await orchestratorWith(
+      controllableConfig('trusted', { trust: true, prefix: 't' }),
+    );
+    expect(
+      await orchestrator.execute('t_fail', { message: 'tool said no' }, { subject: 'alice' }),
+    ).toMatchObject({
+      ok: false,
+      error_type: 'upstream_error',
+      user_message: 'tool said no',
+    });
+    expect(await orchestrator.execute('t_delete_everything', {}, { subject: 'alice' })).toMatchObject({
+      error_type: 'approval_required',
+    });
+    expect(await orchestrator.execute('t_echo', {}, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'needs_input',
+    });
+  });
+
+  it('routes tools added by list_changed and answers tool_unavailable once the server crashed', async () => {
+    const { orchestrator, agent } = await orchestratorWith(controllableConfig('live', { trust: true }), {
+      reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    expect(await orchestrator.execute('add_tool', { name: 'late_tool' }, { subject: 'alice' })).toMatchObject(
+      { ok: true },
+    );
+    await vi.waitFor(() => expect(orchestrator.getTool('late_tool')).toBeDefined());
+    expect(await orchestrator.execute('late_tool', { text: 'x' }, { subject: 'alice' })).toMatchObject({
+      ok: true,
+      data: 'late_tool: x',
+    });
+
+    await orchestrator.execute('crash', {}, { subject: 'alice' });
+    await vi.waitFor(() => expect(agent.status).toBe('down'));
+    expect(await orchestrator.execute('echo', { text: 'x' }, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'tool_unavailable',
+    });
+    expect(await orchestrator.health(agent.id)).toMatchObject({ status: 'down' });
+  });
+});
