@@ -584,6 +584,31 @@ describe('defineChain: guardrails and audit', () => {
   });
 });
 
+describe('defineChain: cancellation', () => {
+  it('ends an aborted run before the next node starts', async () => {
+    const controller = new AbortController();
+    let secondRan = false;
+    const chain = defineChain({
+      nodes: {
+        first: () => {
+          controller.abort();
+          return reply('success');
+        },
+        second: () => {
+          secondRan = true;
+          return reply('completed');
+        },
+      },
+      edges: [{ from: 'first', to: 'second' }],
+      start: 'first',
+    });
+    const result = await chain.run('x', { signal: controller.signal });
+    expect(result.state).toBe('failed');
+    expect(secondRan).toBe(false);
+    if (result.state === 'failed') expect(result.error.code).toBe('sacp_aborted');
+  });
+});
+
 describe('defineChain: validation', () => {
   it('rejects unknown nodes, bad conditions and agents without a model', () => {
     const ok = () => reply('success');

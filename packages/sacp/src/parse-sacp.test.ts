@@ -38,6 +38,13 @@ describe('parseSacp with a data schema', () => {
     },
   );
 
+  it('does not hold failure or clarification replies to the data schema', () => {
+    for (const status of ['failure', 'clarification_needed']) {
+      const text = JSON.stringify({ thought: '', status, data: {}, message: 'Which order?' });
+      expect(parseSacp(text, { dataSchema: zodSchema }).ok).toBe(true);
+    }
+  });
+
   it('rejects a JSON Schema ajv cannot compile when compiled, but parseSacp still does not throw', () => {
     const broken = { type: 'not-a-type' };
     expect(() => compileDataSchema(broken)).toThrow(

@@ -29,7 +29,7 @@ export type SacpRepair =
 
 /** Options of `parseSacp`. */
 export interface ParseSacpOptions {
-  /** Per-agent schema of `data`; a violation gives `ok: false` with issues. */
+  /** Per-agent schema of `data`, checked on `success` and `completed` replies; a violation gives `ok: false` with issues. */
   dataSchema?: DataSchema | undefined;
   /** Cap on the raw text kept in a fallback reply (default 8000 characters). */
   maxRawOutputChars?: number | undefined;
@@ -112,7 +112,8 @@ function parseText(raw: string, options: ParseSacpOptions, maxRawOutputChars: nu
     if (parsedCount > 1) repairs.push('skipped_invalid_object');
     repairs.push(...parsed.repairs, ...normalized.repairs);
     const reply = normalized.reply;
-    if (options.dataSchema) {
+    // A failure or a question rarely carries the step's result, so only finished replies are held to the schema.
+    if (options.dataSchema && (reply.status === 'success' || reply.status === 'completed')) {
       const issues = compileDataSchema(options.dataSchema).validate(reply.data);
       if (issues.length > 0) return { reply, ok: false, fallback: false, repairs, issues };
     }

@@ -36,16 +36,6 @@ export function renderTemplate(template: InputTemplate, scope: TemplateScope, no
   return template;
 }
 
-/** Lists the placeholder paths a template uses, in order (for validating a chain before it runs). */
-export function templatePaths(template: InputTemplate): string[] {
-  if (typeof template === 'string')
-    return [...template.matchAll(placeholderPattern)].map((match) => match[1] ?? '');
-  if (Array.isArray(template)) return template.flatMap(templatePaths);
-  if (template !== null && typeof template === 'object')
-    return Object.values(template).flatMap(templatePaths);
-  return [];
-}
-
 function renderString(template: string, scope: TemplateScope, nodeId: string): unknown {
   const whole = wholePlaceholder.exec(template);
   if (whole) return resolvePath(whole[1] ?? '', scope, nodeId);
