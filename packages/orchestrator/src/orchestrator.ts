@@ -107,6 +107,9 @@ interface CallState {
 
 const noSecrets: readonly string[] = [];
 
+/** Outcomes that are part of the normal conversation (ask the user, fix arguments, wait for a person): logged at info. */
+const expectedOutcomes: ReadonlySet<string> = new Set(['needs_input', 'invalid_arguments', 'approval_required']);
+
 function secretsOf(credentials: Credentials | undefined): readonly string[] {
   return credentials ? Object.values(credentials) : noSecrets;
 }
@@ -649,6 +652,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       ...(envelope.ok ? {} : { user_message: redactString(envelope.user_message, result.secrets) }),
     };
     if (envelope.ok) log.info(line, 'tool call succeeded');
+    else if (expectedOutcomes.has(envelope.error_type)) log.info(line, 'tool call answered without running');
     else log.warn(line, 'tool call failed');
     return final;
   }
