@@ -108,7 +108,11 @@ interface CallState {
 const noSecrets: readonly string[] = [];
 
 /** Outcomes that are part of the normal conversation (ask the user, fix arguments, wait for a person): logged at info. */
-const expectedOutcomes: ReadonlySet<string> = new Set(['needs_input', 'invalid_arguments', 'approval_required']);
+const expectedOutcomes: ReadonlySet<string> = new Set([
+  'needs_input',
+  'invalid_arguments',
+  'approval_required',
+]);
 
 function secretsOf(credentials: Credentials | undefined): readonly string[] {
   return credentials ? Object.values(credentials) : noSecrets;
