@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { root } from './workspace.js';
+
+// The generated package lives two levels below the root (like connectors/<id>) but outside the
+// workspace globs, with its three workspace dependencies linked by hand: no install needed.
+const id = `zzgen${process.pid}`;
+const parent = join(root, '.generated');
+const target = join(parent, id);
+
+afterAll(() => rmSync(target, { recursive: true, force: true }));
+
+const run = (command: string, args: string[], cwd: string) =>
+  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 240_000 });
+
+describe('pnpm new:connector', () => {
+  it('refuses a bad id with a usage message', () => {
+    const result = run(process.execPath, ['scripts/new-connector.mjs', 'Bad-Id', '--dir', parent], root);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/usage: pnpm new:connector <id>/);
+  });
+
+  it('generates a package that type-checks and passes its tests and the conformance suite untouched', () => {
+    mkdirSync(parent, { recursive: true });
+    const generated = run(process.execPath, ['scripts/new-connector.mjs', id, '--name', 'Zz Gen', '--dir', parent], root);
+    expect(generated.stderr).toBe('');
+    expect(generated.status).toBe(0);
+
+    const files = readdirSync(join(target, 'src'), { recursive: true }).map(String);
+    expect(files).toEqual(expect.arrayContaining([`${id}-connector.ts`, `${id}-connector.test.ts`, 'index.ts']));
+    const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
+    expect(manifest.name).toBe(`@patchbay/connector-${id}`);
+    expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toContain('createZzGen');
+
+    mkdirSync(join(target, 'node_modules/@patchbay'), { recursive: true });
+    for (const name of ['connector', 'envelope', 'testing']) {
+      symlinkSync(join(root, 'packages', name), join(target, 'node_modules/@patchbay', name));
+    }
+
+    const typecheck = run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], target);
+    expect(typecheck.stdout + typecheck.stderr).toBe('');
+    expect(typecheck.status).toBe(0);
+
+    const resultFile = join(target, 'result.json');
+    const tests = run(join(root, 'node_modules/.bin/vitest'), ['run', '--reporter=json', `--outputFile=${resultFile}`], target);
+    const result = JSON.parse(readFileSync(resultFile, 'utf8'));
+    expect({ status: tests.status, failed: result.numFailedTests }).toEqual({ status: 0, failed: 0 });
+    // The conformance suite alone contributes dozens of tests; a handful would mean it did not run.
+    expect(result.numPassedTests).toBeGreaterThan(30);
+  });
+});
