@@ -7,9 +7,10 @@
 // Environment flags (read at start):
 //   CONTROLLABLE_CRASH_ON_START=1        exit with code 3 before speaking MCP
 //   CONTROLLABLE_CRASH_IF_FILE=/path     the same, but only while that file exists
+//   CONTROLLABLE_START_LOG=/path         append one line per process start (counts spawns)
 //   CONTROLLABLE_DESTRUCTIVE_TOOLS=a,b   mark these extra tool names destructive when added
 //   CONTROLLABLE_NAME=name               server name reported in `initialize`
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -164,6 +165,8 @@ export function createControllableServer(options = {}) {
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
+  if (process.env.CONTROLLABLE_START_LOG)
+    appendFileSync(process.env.CONTROLLABLE_START_LOG, `${process.pid}\n`);
   const crashFile = process.env.CONTROLLABLE_CRASH_IF_FILE;
   if (process.env.CONTROLLABLE_CRASH_ON_START === '1' || (crashFile && existsSync(crashFile)))
     process.exit(3);

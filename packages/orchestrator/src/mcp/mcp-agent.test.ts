@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
@@ -205,20 +205,68 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     unsubscribe();
   });
 
-  it('fails initialize with agent_init_failed for a server that cannot start, and stops retrying on shutdown', async () => {
-    const agent = start(controllableConfig('broken', { env: { CONTROLLABLE_CRASH_ON_START: '1' } }), {
-      retryDelayMs: 10,
-      reconnect: { initialDelayMs: 50, maxDelayMs: 100 },
-    });
-    const failure = await agent.initialize().catch((error: unknown) => error);
-    expect(PatchbayError.isInstance(failure) && failure.code).toBe('agent_init_failed');
-    expect(await agent.health()).toMatchObject({ status: 'down' });
-    await agent.shutdown();
-    expect(await agent.health()).toEqual({ status: 'stopped' });
-    expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({
-      ok: false,
-      error_type: 'tool_unavailable',
-    });
+  it('stays down and keeps reconnecting when the server cannot start, joining once it can', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-late-'));
+    const crashFlag = join(directory, 'crash-on-start');
+    await writeFile(crashFlag, '');
+    try {
+      const agent = start(controllableConfig('late', { env: { CONTROLLABLE_CRASH_IF_FILE: crashFlag } }), {
+        retryDelayMs: 10,
+        reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+      });
+      const changes = vi.fn();
+      agent.onToolsChanged(changes);
+      await agent.initialize();
+      expect(await agent.health()).toMatchObject({
+        status: 'down',
+        detail: expect.stringContaining('could not be started'),
+      });
+      expect(agent.manifest().tools).toEqual([]);
+      expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({
+        ok: false,
+        error_type: 'tool_unavailable',
+      });
+
+      await rm(crashFlag);
+      await vi.waitFor(() => expect(agent.status).toBe('up'), { timeout: 10_000, interval: 50 });
+      expect(changes).toHaveBeenCalled();
+      expect(await agent.execute('echo', { text: 'joined' }, callContext())).toMatchObject({
+        ok: true,
+        data: 'joined',
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('fails initialize with agent_init_failed when asked to, and does not retry on its own', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-broken-'));
+    const startLog = join(directory, 'starts.log');
+    const starts = async () =>
+      existsSync(startLog) ? (await readFile(startLog, 'utf8')).trim().split('\n').length : 0;
+    try {
+      const agent = start(
+        controllableConfig('broken', {
+          env: { CONTROLLABLE_CRASH_ON_START: '1', CONTROLLABLE_START_LOG: startLog },
+        }),
+        { retryDelayMs: 10, throwOnStartFailure: true, reconnect: { initialDelayMs: 10, maxDelayMs: 10 } },
+      );
+      const failure = await agent.initialize().catch((error: unknown) => error);
+      expect(PatchbayError.isInstance(failure) && failure.code).toBe('agent_init_failed');
+      expect(await agent.health()).toMatchObject({ status: 'down' });
+      // The first attempt and its one retry; a background loop (10 ms backoff) would add more.
+      expect(await starts()).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await starts()).toBe(2);
+      await agent.shutdown();
+      expect(await agent.health()).toEqual({ status: 'stopped' });
+      expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({
+        ok: false,
+        error_type: 'tool_unavailable',
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('kills its child on shutdown', async () => {

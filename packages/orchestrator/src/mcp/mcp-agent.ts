@@ -41,6 +41,8 @@ export interface McpAgentOptions {
   connectTimeoutMs?: number;
   /** Pause before the one retry of a call that failed on the connection or timed out (default 300). */
   retryDelayMs?: number;
+  /** Throw `agent_init_failed` from `initialize` instead of staying down and reconnecting (default false). */
+  throwOnStartFailure?: boolean;
   /** What happens to a stdio child's stderr (default `ignore`: it may print anything, secrets included). */
   stderr?: 'ignore' | 'inherit';
 }
@@ -153,6 +155,12 @@ class McpServerAgent implements McpAgent {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Connects and discovers the tools. When the server cannot be reached (after one retry) the
+   * agent stays registered as `down` and keeps reconnecting in the background, so a server that
+   * comes up later joins without a restart; `health()` says why it is down. With
+   * `throwOnStartFailure` it throws `agent_init_failed` instead and does not retry on its own.
+   */
   initialize(): Promise<void> {
     if (this.state === 'up') return Promise.resolve();
     if (this.starting) return this.starting;
@@ -160,11 +168,14 @@ class McpServerAgent implements McpAgent {
     this.state = 'starting';
     this.starting = this.connectWithRetry()
       .catch((error: unknown) => {
-        if (this.state === 'stopped') throw error;
-        this.markDown(`The MCP server "${this.id}" could not be started.`);
-        throw new PatchbayError('agent_init_failed', `The MCP server "${this.id}" could not be started.`, {
-          cause: error,
-        });
+        if (this.isStopped()) throw error;
+        const detail = `The MCP server "${this.id}" could not be started.`;
+        if (this.options.throwOnStartFailure) {
+          this.state = 'down';
+          this.detail = detail;
+          throw new PatchbayError('agent_init_failed', detail, { cause: error });
+        }
+        this.markDown(detail);
       })
       .finally(() => {
         this.starting = undefined;

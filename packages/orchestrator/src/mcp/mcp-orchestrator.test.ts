@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { StatusSource } from '@patchbay/connector';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOrchestrator, type Orchestrator } from '../orchestrator.js';
@@ -83,5 +86,33 @@ describe('MCP agents behind the orchestrator gate', () => {
       error_type: 'tool_unavailable',
     });
     expect(await orchestrator.health(agent.id)).toMatchObject({ status: 'down' });
+  });
+
+  it('serves a server that was down at start once it comes up, without a restart', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-boot-'));
+    const crashFlag = join(directory, 'crash-on-start');
+    await writeFile(crashFlag, '');
+    try {
+      const { orchestrator, agent } = await orchestratorWith(
+        controllableConfig('late', { trust: true, env: { CONTROLLABLE_CRASH_IF_FILE: crashFlag } }),
+        { retryDelayMs: 10, reconnect: { initialDelayMs: 50, maxDelayMs: 200 } },
+      );
+      expect(await orchestrator.execute('echo', { text: 'x' }, { subject: 'alice' })).toMatchObject({
+        ok: false,
+        error_type: 'tool_unavailable',
+      });
+      expect(await orchestrator.health(agent.id)).toMatchObject({ status: 'down' });
+      await rm(crashFlag);
+      await vi.waitFor(() => expect(orchestrator.getTool('echo')).toBeDefined(), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect(await orchestrator.execute('echo', { text: 'late' }, { subject: 'alice' })).toMatchObject({
+        ok: true,
+        data: 'late',
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
