@@ -288,7 +288,12 @@ class McpServerAgent implements McpAgent {
   }
 
   private unavailable(): Envelope {
-    const reason = this.state === 'stopped' ? 'is stopped' : 'is not reachable right now; it is reconnecting';
+    const reason =
+      this.state === 'stopped'
+        ? 'is stopped'
+        : this.state === 'starting'
+          ? 'is still starting'
+          : 'is not reachable right now; it is reconnecting';
     return failure('tool_unavailable', {
       userMessage: `The MCP server "${this.id}" ${reason}.`,
       retryable: this.state !== 'stopped',
