@@ -190,6 +190,25 @@ describe('patchbay connect / connectors / context', () => {
   });
 });
 
+describe('patchbay with several processes', () => {
+  it('keeps every connection when processes connect at the same time', async () => {
+    const directory = home();
+    const users = Array.from({ length: 6 }, (_, index) => `user${index}`);
+    const results = await Promise.all(
+      users.map((user) =>
+        patchbay(directory, ['connect', 'demo', '--token-env', 'DEMO_TOKEN', '--user', user]),
+      ),
+    );
+    expect(results.map((result) => result.code)).toEqual(users.map(() => 0));
+    for (const user of users) {
+      const listing = JSON.parse(
+        (await patchbay(directory, ['connectors', '--json', '--user', user])).stdout,
+      );
+      expect(listing.connectors[0]).toMatchObject({ status: 'connected', identity: 'demo-user' });
+    }
+  });
+});
+
 describe('patchbay errors', () => {
   it('suggests close names for an unknown connector', async () => {
     const result = await patchbay(home(), ['connect', 'dmeo', '--token-env', 'DEMO_TOKEN']);

@@ -1,0 +1,118 @@
+// Benchmark: wall time of `patchbay connectors` and `patchbay context` with 50 connectors,
+// process start included (what an operator waits for). Writes bench/results/cli.json at the repo root.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '@patchbay/store';
+
+const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(packageDirectory, 'dist', 'cli.js');
+const resultsFile = join(packageDirectory, '..', '..', 'bench', 'results', 'cli.json');
+const connectorCount = 50;
+const runs = Number(process.env.BENCH_RUNS ?? 10);
+const connectorUrl = import.meta.resolve('@patchbay/connector');
+const envelopeUrl = import.meta.resolve('@patchbay/envelope');
+const zodUrl = import.meta.resolve('zod');
+
+/** A synthetic connector module with three tools, like a small real integration. */
+function syntheticModule(id) {
+  return `import { defineConnector, defineTool } from '${connectorUrl}';
+import { success } from '${envelopeUrl}';
+import { z } from '${zodUrl}';
+const tool = (name, effect, scope) => defineTool({
+  name: '${id}_' + name,
+  description: 'Synthetic ${id} tool ' + name + ' for the benchmark.',
+  input: z.object({ query: z.string().describe('What to look for') }),
+  effect,
+  requiredScopes: [scope],
+  execute: async () => success({}),
+});
+export function create${id[0].toUpperCase()}${id.slice(1)}(settings = {}) {
+  return defineConnector({
+    id: '${id}',
+    name: 'Synthetic ${id}',
+    description: 'A synthetic connector for the CLI benchmark.',
+    auth: { kind: 'bearer', scopes: [{ name: 'read', description: 'Read' }, { name: 'write', description: 'Write' }] },
+    capabilities: ['search things', 'change things'],
+    wouldEnable: ['Work with ${id} from chat'],
+    setupUrl: settings.baseUrl ?? 'https://${id}.example/setup',
+    tools: [tool('search', 'read', 'read'), tool('update', 'write', 'write'), tool('delete', 'destructive', 'write')],
+    verify: async () => ({ valid: true, scopes: ['read', 'write'] }),
+  });
+}
+`;
+}
+
+function percentile(sorted, fraction) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+}
+
+function measure(args, env) {
+  const times = [];
+  // One warm-up run so the OS file cache is filled, as for an operator typing commands.
+  execFileSync(process.execPath, [cli, ...args], { env, stdio: 'ignore' });
+  for (let run = 0; run < runs; run += 1) {
+    const started = process.hrtime.bigint();
+    execFileSync(process.execPath, [cli, ...args], { env, stdio: 'ignore' });
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const round = (value) => Math.round(value * 10) / 10;
+  return {
+    runs,
+    p50_ms: round(percentile(times, 0.5)),
+    p90_ms: round(percentile(times, 0.9)),
+    min_ms: round(times[0]),
+  };
+}
+
+const home = mkdtempSync(join(tmpdir(), 'patchbay-cli-bench-'));
+try {
+  const modules = join(home, 'connectors');
+  mkdirSync(modules);
+  const entries = [];
+  for (let index = 0; index < connectorCount; index += 1) {
+    const id = `synth${String(index).padStart(2, '0')}`;
+    writeFileSync(join(modules, `${id}.mjs`), syntheticModule(id));
+    entries.push({ module: `./connectors/${id}.mjs` });
+  }
+  writeFileSync(join(home, 'patchbay.config.json'), JSON.stringify({ connectors: entries }, null, 2));
+  const secretKey = Buffer.alloc(32, 4).toString('base64');
+  // Half the connectors connected, a few disabled or invalid: a realistic mix of statuses.
+  const store = openStore({ home, secretKey });
+  for (let index = 0; index < connectorCount; index += 2) {
+    const id = `synth${String(index).padStart(2, '0')}`;
+    await store.saveConnection('default', {
+      connectorId: id,
+      credentials: { token: `token-${id}` },
+      scopes: ['read', 'write'],
+    });
+  }
+  await store.disableConnector('synth01');
+  await store.recordFailedVerification('default', 'synth03', 'revoked');
+  store.close();
+
+  const env = { PATH: process.env.PATH ?? '', HOME: home, PATCHBAY_SECRET_KEY: secretKey };
+  const baseline = measure(['--version'], env);
+  const connectors = measure(['--home', home, 'connectors'], env);
+  const connectorsJson = measure(['--home', home, 'connectors', '--json'], env);
+  const context = measure(['--home', home, 'context'], env);
+  const result = {
+    benchmark: 'cli',
+    description: `Wall time of the built patchbay binary with ${connectorCount} connectors (process start included), p50 over ${runs} runs`,
+    node: process.version,
+    cpus: cpus().length,
+    connectors: connectorCount,
+    target_ms: 300,
+    results: { version_baseline: baseline, connectors, connectors_json: connectorsJson, context },
+    measured_at: new Date().toISOString(),
+  };
+  mkdirSync(dirname(resultsFile), { recursive: true });
+  writeFileSync(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result.results, null, 2));
+} finally {
+  if (!process.env.BENCH_KEEP) rmSync(home, { recursive: true, force: true });
+  else console.log(home);
+}
