@@ -138,10 +138,17 @@ describe('toolAvailability', () => {
     });
   });
 
-  it('derives the connector from the tool name before defineConnector stamps it', () => {
+  it('gates a tool without a connector (a function, an MCP tool) on its `requires` only', () => {
     expect(announce.connectorId).toBeUndefined();
-    const result = toolAvailability(announce, snapshot({ slack: { status: 'connected' } }), { now });
-    expect(result).toMatchObject({ reason: { kind: 'unknown_connector', connectorId: 'github' } });
+    expect(toolAvailability(announce, snapshot({ slack: { status: 'connected' } }), { now })).toEqual({
+      available: true,
+    });
+    expect(
+      toolAvailability(announce, snapshot({ slack: { status: 'not_configured' } }), { now }),
+    ).toMatchObject({
+      available: false,
+      reason: { kind: 'requires_connector', connectorId: 'slack' },
+    });
   });
 
   it('a `requires` connector that is not connected → its own envelope, naming both', () => {

@@ -18,6 +18,11 @@ export type ToolAvailability =
   | { available: true }
   | { available: false; reason: UnavailableReason; envelope: ErrorEnvelope };
 
+/** The parts of a tool the availability rule reads; connector tools, MCP tools and functions all have them. */
+export type AvailabilityTool = Pick<AnyTool, 'name' | 'requiredScopes' | 'requires'> & {
+  connectorId?: string | undefined;
+};
+
 /** Setup URLs by connector id, so envelopes can say where to fix things. */
 export type SetupUrls = Readonly<Record<string, string | undefined>>;
 
@@ -65,30 +70,31 @@ function statusEnvelope(
  * the orchestrator's gate and the conformance suite; when it says no, no request may leave.
  */
 export function toolAvailability(
-  tool: AnyTool,
+  tool: AvailabilityTool,
   snapshot: StatusSnapshot,
   options: { setupUrls?: SetupUrls; now?: Date } = {},
 ): ToolAvailability {
-  const connectorId = tool.connectorId ?? tool.name.split('_')[0]!;
   const now = options.now ?? new Date();
-  const entry = snapshot.connectors[connectorId];
-  if (!entry) {
+  const connectorId = tool.connectorId;
+  // Tools without a connector (wrapped functions, MCP tools) are gated only by `requires`.
+  const entry = connectorId === undefined ? undefined : snapshot.connectors[connectorId];
+  if (connectorId !== undefined && !entry) {
     return {
       available: false,
       reason: { kind: 'unknown_connector', connectorId },
       envelope: failure('tool_unavailable', { userMessage: `The tool ${tool.name} is not available.` }),
     };
   }
-  if (entry.status !== 'connected') {
+  if (connectorId !== undefined && entry && entry.status !== 'connected') {
     return {
       available: false,
       reason: { kind: 'connector_status', connectorId, status: entry.status },
       envelope: statusEnvelope(connectorId, entry, options.setupUrls?.[connectorId], now),
     };
   }
-  const granted = new Set(entry.scopes);
-  const missing = tool.requiredScopes.filter((scope) => !granted.has(scope));
-  if (missing.length > 0) {
+  const granted = new Set(entry?.scopes ?? []);
+  const missing = entry ? tool.requiredScopes.filter((scope) => !granted.has(scope)) : [];
+  if (connectorId !== undefined && missing.length > 0) {
     return {
       available: false,
       reason: { kind: 'missing_scopes', connectorId, scopes: missing },

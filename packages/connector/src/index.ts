@@ -1,4 +1,5 @@
 export {
+  type AvailabilityTool,
   type SetupUrls,
   type ToolAvailability,
   toolAvailability,
@@ -38,6 +39,7 @@ export {
   type StatusSnapshot,
   statusSnapshotSchema,
 } from './status.js';
+export { statusEntriesFromState, unknownConnectorIds } from './status-rules.js';
 export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';
 export {
   type AnyTool,

@@ -322,21 +322,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     if (tool.connectorId !== undefined) ids.add(tool.connectorId);
     const at = now();
     const snapshot = buildStatusSnapshot(subject, state, ids, at);
-    // A tool without a connector is gated on its `requires` only: the first stands in as its connector.
-    const gated = (tool.connectorId !== undefined
-      ? {
-          name: tool.name,
-          connectorId: tool.connectorId,
-          requiredScopes: tool.requiredScopes,
-          requires: tool.requires,
-        }
-      : {
-          name: tool.name,
-          connectorId: tool.requires[0],
-          requiredScopes: [],
-          requires: tool.requires.slice(1),
-        }) as unknown as AnyTool;
-    const availability = toolAvailability(gated, snapshot, { setupUrls, now: at });
+    const availability = toolAvailability(tool, snapshot, { setupUrls, now: at });
     if (!availability.available) return { ok: false, envelope: availability.envelope };
     if (tool.connectorId === undefined) return { ok: true };
     const connection = state.connections.find((candidate) => candidate.connectorId === tool.connectorId);

@@ -1,10 +1,12 @@
-import type {
-  Connector,
-  ConnectorStatusEntry,
-  StatusSnapshot,
-  StatusSource,
-  StoredConnection,
-  VerifyResult,
+import {
+  type Connector,
+  type ConnectorStatusEntry,
+  type StatusSnapshot,
+  type StatusSource,
+  type StoredConnection,
+  statusEntriesFromState,
+  unknownConnectorIds,
+  type VerifyResult,
 } from '@patchbay/connector';
 import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
 import { defaultVerificationCache, type VerificationCache } from './verification-cache.js';
@@ -61,43 +63,17 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
   const nowMs = now.getTime();
   const state = await source.load(subject);
   const connectors = [...options.connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const installed = new Set(connectors.map((connector) => connector.id));
-  const disabled = new Set(state.disabledConnectorIds);
-  const connections = new Map(state.connections.map((connection) => [connection.connectorId, connection]));
-
-  const rateLimitedUntil = (connectorId: string) => {
-    const until = state.rateLimitedUntil[connectorId];
-    const untilMs = until === undefined ? Number.NaN : Date.parse(until);
-    return untilMs > nowMs ? until : undefined;
-  };
+  const stored = statusEntriesFromState(
+    state,
+    connectors.map((connector) => connector.id),
+    now,
+  );
 
   const entries = await Promise.all(
     connectors.map(async (connector): Promise<ConnectorStatusEntry> => {
-      const id = connector.id;
-      if (disabled.has(id)) return { id, status: 'disabled_by_admin', scopes: [] };
-      const limitedUntil = rateLimitedUntil(id);
-      if (limitedUntil !== undefined)
-        return { id, status: 'rate_limited', scopes: [], retryAfter: limitedUntil };
-      const connection = connections.get(id);
-      if (!connection) return { id, status: 'not_configured', scopes: [] };
-      const verifiedAt = connection.verifiedAt === undefined ? {} : { verifiedAt: connection.verifiedAt };
-      if (connection.credentialError !== undefined) {
-        return {
-          id,
-          status: 'invalid_credentials',
-          scopes: [],
-          error: connection.credentialError,
-          ...verifiedAt,
-        };
-      }
-      const connected: ConnectorStatusEntry = {
-        id,
-        status: 'connected',
-        scopes: [...connection.scopes],
-        ...verifiedAt,
-      };
-      if (!verify) return connected;
-      return verifyEntry(connector, connection, connected);
+      const { entry, connection } = stored.get(connector.id)!;
+      if (!verify || entry.status !== 'connected' || !connection) return entry;
+      return verifyEntry(connector, connection, entry);
     }),
   );
 
@@ -136,15 +112,10 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
     return connected;
   }
 
-  const unknown = new Set<string>();
-  for (const id of [...connections.keys(), ...Object.keys(state.rateLimitedUntil)]) {
-    if (!installed.has(id)) unknown.add(id);
-  }
-
   return {
     subject,
     capturedAt: toIsoSeconds(now),
     connectors: Object.fromEntries(entries.map((entry) => [entry.id, entry])),
-    unknownConnectorIds: [...unknown].sort(),
+    unknownConnectorIds: unknownConnectorIds(state, new Set(connectors.map((connector) => connector.id))),
   };
 }
