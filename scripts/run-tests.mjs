@@ -14,11 +14,15 @@ const suites = workspacePackages(root).filter((pkg) => pkg.manifest.scripts?.tes
 for (const suite of suites) rmSync(join(suite.dir, resultFile), { force: true });
 
 const extraArgs = process.argv.slice(2);
-const run = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--continue', '--output-logs=new-only', ...extraArgs], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-});
+const run = spawnSync(
+  'pnpm',
+  ['exec', 'turbo', 'run', 'test', '--continue', '--concurrency=2', '--output-logs=new-only', ...extraArgs],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  },
+);
 
 let passed = 0;
 let failed = 0;
