@@ -1,0 +1,35 @@
+import { defineTool, type HttpClient } from '@patchbay/connector';
+import { success } from '@patchbay/envelope';
+import { z } from 'zod';
+import { type GithubIssue, summarizeIssue } from './issue-summary.js';
+import { issueNumberField, repositoryFields, repositoryPath } from './repository-fields.js';
+
+/** `github_close_issue`: closes an issue. It can be reopened, so this is a write, not destructive. */
+export function createGithubCloseIssue(client: HttpClient) {
+  return defineTool({
+    name: 'github_close_issue',
+    description:
+      'Closes a GitHub issue as completed or as not planned. The issue and its history stay and it can be reopened.',
+    input: z.object({
+      ...repositoryFields,
+      issue_number: issueNumberField,
+      state_reason: z
+        .enum(['completed', 'not_planned'])
+        .default('completed')
+        .describe(
+          'Why the issue is closed: completed (done, the default) or not_planned (won’t fix, duplicate)',
+        ),
+    }),
+    effect: 'write',
+    requiredScopes: ['public_repo'],
+    async execute(input, context) {
+      const { data } = await client.request<GithubIssue>(context.credentials, {
+        method: 'PATCH',
+        path: `${repositoryPath(input)}/issues/${input.issue_number}`,
+        json: { state: 'closed', state_reason: input.state_reason },
+        signal: context.signal,
+      });
+      return success(summarizeIssue(data));
+    },
+  });
+}
