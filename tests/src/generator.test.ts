@@ -13,7 +13,12 @@ const target = join(parent, id);
 afterAll(() => rmSync(target, { recursive: true, force: true }));
 
 const run = (command: string, args: string[], cwd: string) =>
-  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, timeout: 240_000 });
+  spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+    timeout: 240_000,
+  });
 
 describe('pnpm new:connector', () => {
   it('refuses a bad id with a usage message', () => {
@@ -24,12 +29,18 @@ describe('pnpm new:connector', () => {
 
   it('generates a package that type-checks and passes its tests and the conformance suite untouched', () => {
     mkdirSync(parent, { recursive: true });
-    const generated = run(process.execPath, ['scripts/new-connector.mjs', id, '--name', 'Zz Gen', '--dir', parent], root);
+    const generated = run(
+      process.execPath,
+      ['scripts/new-connector.mjs', id, '--name', 'Zz Gen', '--dir', parent],
+      root,
+    );
     expect(generated.stderr).toBe('');
     expect(generated.status).toBe(0);
 
     const files = readdirSync(join(target, 'src'), { recursive: true }).map(String);
-    expect(files).toEqual(expect.arrayContaining([`${id}-connector.ts`, `${id}-connector.test.ts`, 'index.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([`${id}-connector.ts`, `${id}-connector.test.ts`, 'index.ts']),
+    );
     const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
     expect(manifest.name).toBe(`@patchbay/connector-${id}`);
     expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toContain('createZzGen');
@@ -44,7 +55,11 @@ describe('pnpm new:connector', () => {
     expect(typecheck.status).toBe(0);
 
     const resultFile = join(target, 'result.json');
-    const tests = run(join(root, 'node_modules/.bin/vitest'), ['run', '--reporter=json', `--outputFile=${resultFile}`], target);
+    const tests = run(
+      join(root, 'node_modules/.bin/vitest'),
+      ['run', '--reporter=json', `--outputFile=${resultFile}`],
+      target,
+    );
     const result = JSON.parse(readFileSync(resultFile, 'utf8'));
     expect({ status: tests.status, failed: result.numFailedTests }).toEqual({ status: 0, failed: 0 });
     // The conformance suite alone contributes dozens of tests; a handful would mean it did not run.

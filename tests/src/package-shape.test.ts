@@ -23,7 +23,10 @@ describe('every public package keeps the house shape', () => {
 
       it('has an exports map with types, import and ./package.json', () => {
         expect(manifest.exports?.['./package.json']).toBe('./package.json');
-        expect(manifest.exports?.['.']).toMatchObject({ types: expect.any(String), import: expect.any(String) });
+        expect(manifest.exports?.['.']).toMatchObject({
+          types: expect.any(String),
+          import: expect.any(String),
+        });
       });
 
       it('publishes only dist and docs', () => {
@@ -56,7 +59,9 @@ describe('every connector package is a proper plugin', () => {
       });
 
       it('takes @patchbay/connector and zod as peers', () => {
-        expect(Object.keys(manifest.peerDependencies ?? {})).toEqual(expect.arrayContaining(['@patchbay/connector', 'zod']));
+        expect(Object.keys(manifest.peerDependencies ?? {})).toEqual(
+          expect.arrayContaining(['@patchbay/connector', 'zod']),
+        );
       });
 
       it('has a README with install and connect examples', () => {
