@@ -35,7 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service.close();
-  for (const output of allOutput) expect(output).not.toContain(service.goodToken);
   for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 
@@ -174,5 +173,16 @@ describe('patchbay servers', () => {
     const call = await patchbay(home, ['call', 'echo', '--args', '{"text":"hello"}']);
     expect(call.code).toBe(0);
     expect(JSON.stringify(JSON.parse(call.stdout).data)).toContain('hello');
+  });
+});
+
+// Runs last (tests in a file run in order): no output of any run above contained a token.
+describe('secrets in output', () => {
+  it('never printed a token in any CLI run of this file', () => {
+    expect(allOutput.length).toBeGreaterThan(10);
+    expect(allOutput.join('')).toContain('demo');
+    for (const output of allOutput) {
+      expect(output).not.toContain(service.goodToken);
+    }
   });
 });
