@@ -1,0 +1,83 @@
+import { type Connector, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  createNotionClient,
+  type NotionCapability,
+  type NotionClientSettings,
+  notionCapabilities,
+} from './notion-client.js';
+import { createNotionTools } from './tools/index.js';
+
+/** Settings of {@link createNotion}: `baseUrl`, `fetch`, `headers`, `notionVersion`, `capabilities`. */
+export interface NotionSettings extends NotionClientSettings {
+  /**
+   * The capabilities the integration was given in Notion's integration settings. Notion's API does
+   * not report them, so `verify` reports these (all of them unless set) as the granted scopes.
+   */
+  capabilities?: readonly NotionCapability[];
+}
+
+interface BotUser {
+  name?: string | null;
+  bot?: { workspace_name?: string | null };
+}
+
+/** Creates the Notion connector. */
+export function createNotion(settings: NotionSettings = {}): Connector {
+  const client = createNotionClient(settings);
+  const granted = [...(settings.capabilities ?? notionCapabilities)];
+  return defineConnector({
+    id: 'notion',
+    name: 'Notion',
+    description: 'Notion is a workspace of pages and databases for notes, docs and project tracking.',
+    auth: {
+      kind: 'bearer',
+      scopes: [
+        { name: 'read_content', description: 'Read pages, databases and blocks shared with the integration' },
+        { name: 'update_content', description: 'Change existing pages, including moving them to the trash' },
+        { name: 'insert_content', description: 'Create pages and add blocks to pages' },
+      ],
+      fields: [
+        {
+          name: 'token',
+          description: 'Notion integration secret (internal integration token, starts with ntn_)',
+          secret: true,
+          env: 'NOTION_TOKEN',
+        },
+      ],
+    },
+    capabilities: [
+      'search pages and databases',
+      'read pages',
+      'create pages',
+      'append text to pages',
+      'trash pages',
+    ],
+    wouldEnable: [
+      'Find and read your Notion pages and databases from chat',
+      'Create Notion pages and add notes or summaries to existing ones',
+    ],
+    setupUrl: 'https://www.notion.so/profile/integrations',
+    docsUrl: 'https://developers.notion.com/reference/intro',
+    tools: createNotionTools(client),
+    async verify(credentials, options) {
+      try {
+        const { data } = await client.request<BotUser>(credentials, {
+          path: '/users/me',
+          signal: options?.signal,
+        });
+        const workspace = data?.bot?.workspace_name;
+        const name = data?.name ?? undefined;
+        return {
+          valid: true,
+          scopes: granted,
+          identity: name && workspace ? `${name} (${workspace})` : (name ?? workspace ?? undefined),
+        };
+      } catch (error) {
+        return verifyFailure(error);
+      }
+    },
+  });
+}
+
+/** The Notion connector with default settings. */
+export const notion = createNotion();
