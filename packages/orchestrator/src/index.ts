@@ -24,3 +24,4 @@ export {
 } from './orchestrator.js';
 export type { Proposal, ProposalState, ProposalStore } from './proposals.js';
 export { buildStatusSnapshot } from './status-snapshot.js';
+export * from './turn/index.js';
