@@ -7,4 +7,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // Keep `node:` specifiers: some built-ins (node:sqlite, node:test) exist only under that name.
+  removeNodeProtocol: false,
 });
