@@ -28,7 +28,10 @@ export interface ScriptedReply {
 export type ScriptedStep =
   | string
   | ScriptedReply
-  | ((call: LanguageModelV4CallOptions, index: number) => string | ScriptedReply | Promise<string | ScriptedReply>);
+  | ((
+      call: LanguageModelV4CallOptions,
+      index: number,
+    ) => string | ScriptedReply | Promise<string | ScriptedReply>);
 
 /** Options of {@link createScriptedModel}. */
 export interface ScriptedModelOptions {
@@ -59,7 +62,12 @@ const noUsage: LanguageModelV4Usage = {
  * more often than the test expected fails loudly instead of looping.
  */
 export function createScriptedModel(
-  steps: readonly ScriptedStep[] | ((call: LanguageModelV4CallOptions, index: number) => string | ScriptedReply | Promise<string | ScriptedReply>),
+  steps:
+    | readonly ScriptedStep[]
+    | ((
+        call: LanguageModelV4CallOptions,
+        index: number,
+      ) => string | ScriptedReply | Promise<string | ScriptedReply>),
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
   const calls: LanguageModelV4CallOptions[] = [];

@@ -28,7 +28,9 @@ export function toLanguageModelPrompt(messages: readonly ModelMessage[]): Langua
         return { role: 'system', content: message.content, ...providerOptions };
       case 'user': {
         const parts =
-          typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+          typeof message.content === 'string'
+            ? [{ type: 'text' as const, text: message.content }]
+            : message.content;
         return {
           role: 'user',
           content: parts.map((part) => {
@@ -44,7 +46,9 @@ export function toLanguageModelPrompt(messages: readonly ModelMessage[]): Langua
       }
       case 'assistant': {
         const parts =
-          typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+          typeof message.content === 'string'
+            ? [{ type: 'text' as const, text: message.content }]
+            : message.content;
         return {
           role: 'assistant',
           content: parts.map((part): AssistantPart => {

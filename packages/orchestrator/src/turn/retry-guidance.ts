@@ -28,7 +28,8 @@ export function buildRetryGuidance(
       for (const field of envelope.missing ?? []) lines.push(`  - ${field.field}: ${field.question}`);
     } else {
       lines.push(`- ${toolName} (invalid_arguments): correct these arguments and call it again:`);
-      for (const issue of envelope.issues ?? []) lines.push(`  - ${issue.path || '(arguments)'}: ${issue.message}`);
+      for (const issue of envelope.issues ?? [])
+        lines.push(`  - ${issue.path || '(arguments)'}: ${issue.message}`);
     }
   }
   lines.push(
@@ -57,7 +58,9 @@ export function askUserReply(failures: readonly InteractiveFailure[]): string {
   const questions = questionsOf(failures);
   const lines: string[] = [];
   if (questions.length > 0) {
-    const tools = [...new Set(failures.filter((f) => f.envelope.error_type === 'needs_input').map((f) => f.toolName))];
+    const tools = [
+      ...new Set(failures.filter((f) => f.envelope.error_type === 'needs_input').map((f) => f.toolName)),
+    ];
     lines.push(`Before I can run ${tools.join(' and ')}, I need a bit more information:`);
     for (const question of questions) lines.push(`- ${question}`);
   }
@@ -76,5 +79,7 @@ export function withQuestions(reply: string, questions: readonly string[]): stri
   const missing = questions.filter((question) => !reply.includes(question));
   if (missing.length === 0) return reply;
   const list = missing.map((question) => `- ${question}`).join('\n');
-  return reply.trim() ? `${reply.trim()}\n\nTo go on I need to know:\n${list}` : `To go on I need to know:\n${list}`;
+  return reply.trim()
+    ? `${reply.trim()}\n\nTo go on I need to know:\n${list}`
+    : `To go on I need to know:\n${list}`;
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Meter } from '@opentelemetry/api';
 import type {
   LanguageModelV4,
   LanguageModelV4FinishReason,
   LanguageModelV4Prompt,
   LanguageModelV4ToolCall,
 } from '@ai-sdk/provider';
+import type { Meter } from '@opentelemetry/api';
 import type { Connector, StatusSnapshot, StatusSource, ToolEffect } from '@patchbay/connector';
 import {
   type Envelope,
@@ -343,8 +343,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 
   for (let index = 0; index < maxSteps && reply === undefined; index += 1) {
     const tools = exposedTools(snapshot, connectors);
+    // Raised only while a retry is open; once the failing calls succeeded the turn goes on as normal.
     const temperature =
-      attempt === 0
+      attempt === 0 || pending.size === 0
         ? options.temperature
         : (retry.temperature ?? Math.min(1, (options.temperature ?? 0.5) + temperatureStep * attempt));
     const prompt = toLanguageModelPrompt([...base, ...tail]);
@@ -359,7 +360,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       .filter((part) => part.type === 'text')
       .map((part) => part.text)
       .join('');
-    const toolCalls = result.content.filter((part): part is LanguageModelV4ToolCall => part.type === 'tool-call');
+    const toolCalls = result.content.filter(
+      (part): part is LanguageModelV4ToolCall => part.type === 'tool-call',
+    );
     trace.steps.push({
       index,
       attempt,
