@@ -29,7 +29,12 @@ export function createEmail(settings: EmailSettings = {}): Connector {
         },
       ],
     },
-    capabilities: ['send emails', 'send batches of emails', 'check delivery of sent emails', 'list sending domains'],
+    capabilities: [
+      'send emails',
+      'send batches of emails',
+      'check delivery of sent emails',
+      'list sending domains',
+    ],
     wouldEnable: [
       'Send emails from your own domain when you ask',
       'Check whether an email you sent was delivered, opened or bounced',
@@ -51,7 +56,8 @@ export function createEmail(settings: EmailSettings = {}): Connector {
           ...(names.length > 0 ? { identity: names.slice(0, identityDomains).join(', ') } : {}),
         };
       } catch (error) {
-        if (resendErrorName(error) === 'restricted_api_key') return { valid: true, scopes: [...sendingAccessScopes] };
+        if (resendErrorName(error) === 'restricted_api_key')
+          return { valid: true, scopes: [...sendingAccessScopes] };
         return verifyFailure(error);
       }
     },

@@ -21,13 +21,7 @@ export function createEmailListDomains(client: ResendClient) {
     description:
       'Lists the domains of the Resend account with their verification status. Emails can only be sent from addresses on a verified domain.',
     input: z.object({
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(100)
-        .default(20)
-        .describe('How many domains to return (1 to 100)'),
+      limit: z.number().int().min(1).max(100).default(20).describe('How many domains to return (1 to 100)'),
     }),
     effect: 'read',
     requiredScopes: [emailScopes.domains],

@@ -12,13 +12,7 @@ export function createEmailListSent(client: ResendClient) {
     description:
       'Lists emails recently sent through Resend, newest first, with recipients, subject and last delivery event. Page with `after`.',
     input: z.object({
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(100)
-        .default(20)
-        .describe('How many emails to return (1 to 100)'),
+      limit: z.number().int().min(1).max(100).default(20).describe('How many emails to return (1 to 100)'),
       after: z.string().min(1).optional().describe('Return emails after this email id (the next page)'),
     }),
     effect: 'read',

@@ -35,7 +35,9 @@ export function createEmailSendBatch(client: ResendClient) {
       const bodiless = input.emails.findIndex((message) => !hasBody(message));
       if (bodiless >= 0) {
         return needsInput({
-          missing: [{ field: `emails.${bodiless}.text`, question: `${bodyQuestion} (email ${bodiless + 1})` }],
+          missing: [
+            { field: `emails.${bodiless}.text`, question: `${bodyQuestion} (email ${bodiless + 1})` },
+          ],
         });
       }
       const { data } = await client.request<{ data: { id: string }[] }>(context.credentials, {

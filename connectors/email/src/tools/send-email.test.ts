@@ -1,6 +1,7 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createEmail } from '../email-connector.js';
+import { callEmailTool } from '../fixtures/harness.js';
 import {
   dailyQuotaExceeded,
   invalidToField,
@@ -9,7 +10,6 @@ import {
   sentEmailId,
   unverifiedDomain,
 } from '../fixtures/resend.js';
-import { callEmailTool } from '../fixtures/harness.js';
 
 const server = createTestServer({ 'POST https://api.resend.com/emails': sendEmailResponse });
 
@@ -57,7 +57,10 @@ describe('email_send', () => {
       scheduled_at: 'in 1 hour',
       idempotency_key: 'invoice-42',
     });
-    expect(envelope).toMatchObject({ ok: true, data: { to: ['ada@example.com'], scheduled_at: 'in 1 hour' } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      data: { to: ['ada@example.com'], scheduled_at: 'in 1 hour' },
+    });
     expect(server.calls[0]?.body).toMatchObject({ to: ['ada@example.com'], scheduled_at: 'in 1 hour' });
     expect(server.calls[0]?.headers['idempotency-key']).toBe('invoice-42');
   });
