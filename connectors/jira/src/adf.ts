@@ -30,45 +30,65 @@ export function textToAdf(text: string): AdfNode {
   };
 }
 
-// Block nodes end a line of text; inline nodes run on.
-const blockTypes = new Set([
-  'paragraph',
-  'heading',
-  'blockquote',
-  'codeBlock',
-  'listItem',
-  'rule',
-  'panel',
-  'tableRow',
-  'mediaSingle',
-]);
+function children(node: AdfNode): AdfNode[] {
+  return Array.isArray(node.content)
+    ? node.content.filter((child): child is AdfNode => child !== null && typeof child === 'object')
+    : [];
+}
+
+function label(node: AdfNode, ...keys: string[]): string {
+  for (const key of keys) {
+    const value = node.attrs?.[key];
+    if (typeof value === 'string') return value;
+  }
+  return '';
+}
+
+function render(node: AdfNode): string {
+  const parts = children(node);
+  const blocks = (separator: string) =>
+    parts
+      .map(render)
+      .filter((text) => text !== '')
+      .join(separator);
+  switch (node.type) {
+    case 'text':
+      return typeof node.text === 'string' ? node.text : '';
+    case 'hardBreak':
+      return '\n';
+    case 'mention':
+      return label(node, 'text');
+    case 'emoji':
+      return label(node, 'text', 'shortName');
+    case 'inlineCard':
+    case 'blockCard':
+      return label(node, 'url');
+    case 'doc':
+    case 'blockquote':
+    case 'panel':
+    case 'expand':
+      return blocks('\n\n');
+    case 'bulletList':
+    case 'orderedList':
+      return parts
+        .map((item, index) => `${node.type === 'orderedList' ? `${index + 1}.` : '-'} ${render(item)}`)
+        .join('\n');
+    case 'listItem':
+    case 'table':
+      return blocks('\n');
+    case 'tableRow':
+      return blocks(' | ');
+    case 'rule':
+      return '---';
+    default:
+      // Paragraphs, headings, code blocks, table cells and nodes added later: their text runs on.
+      return parts.map(render).join('');
+  }
+}
 
 /** An ADF document (or any value Jira put where one belongs) as plain text for the model to read. */
 export function adfToText(value: unknown): string {
   if (typeof value === 'string') return value;
-  const lines: string[] = [];
-  let current = '';
-  const walk = (node: unknown) => {
-    if (node === null || typeof node !== 'object') return;
-    const { type, text, content, attrs } = node as AdfNode;
-    if (type === 'text' && typeof text === 'string') current += text;
-    else if (type === 'hardBreak') {
-      lines.push(current);
-      current = '';
-    } else if (type === 'mention' || type === 'emoji') {
-      const label = attrs?.text ?? attrs?.shortName;
-      if (typeof label === 'string') current += label;
-    }
-    if (Array.isArray(content)) for (const child of content) walk(child);
-    if (typeof type === 'string' && blockTypes.has(type)) {
-      lines.push(current);
-      current = '';
-    }
-  };
-  walk(value);
-  if (current !== '') lines.push(current);
-  return lines
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  if (value === null || typeof value !== 'object') return '';
+  return render(value as AdfNode).trim();
 }

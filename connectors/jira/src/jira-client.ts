@@ -7,21 +7,19 @@ import {
 } from '@patchbay/connector';
 import { HttpError, PatchbayError } from '@patchbay/envelope';
 import { normalizeJiraError, refusedLogin } from './jira-errors.js';
-import { jiraBaseUrl, jiraBrowseUrl } from './jira-site.js';
+import { jiraBrowseUrl, jiraSiteUrl, missingSite } from './jira-site.js';
 
-/** One Jira REST call: a path under the site (`/rest/api/3/...`) and the scopes it needs, for error reports. */
+/** One Jira REST call: a path under the site (`/rest/api/3/...`) and the scopes it needs, named in a refusal. */
 export interface JiraRequest extends Omit<HttpRequest, 'path'> {
   path: `/rest/${string}`;
   scopes?: readonly string[];
 }
 
-/** The Jira client every tool shares: resolves the site per call, signs with Basic auth, maps Jira's error signals. */
+/** The Jira client every tool shares: one site, Basic auth per call, Jira's error signals mapped. */
 export interface JiraClient {
   request<T = unknown>(credentials: Credentials, request: JiraRequest): Promise<HttpResult<T>>;
-  /** The base URL calls for these credentials go to. */
-  baseUrl(credentials: Credentials): string;
-  /** Where a person opens an issue, when the base URL has browse pages. */
-  browseUrl(credentials: Credentials, key: string): string | undefined;
+  /** Where a person opens an issue, when the site has browse pages. */
+  browseUrl(key: string): string | undefined;
 }
 
 function basicAuthorization(credentials: Credentials): string {
@@ -35,24 +33,24 @@ function basicAuthorization(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${email}:${apiToken}`, 'utf8').toString('base64')}`;
 }
 
-/** Creates the Jira client. `settings.baseUrl` pins every call to one site or gateway; otherwise the `site` credential decides. */
+/** Creates the Jira client for the site in `settings.baseUrl`; throws at once when that is not a usable URL. */
 export function createJiraClient(settings: ConnectorSettings): JiraClient {
-  // Paths are always absolute (the site varies per user), so the shared client's base URL is never used.
+  const site = jiraSiteUrl(settings.baseUrl);
   const http = createHttpClient({
-    settings: { ...settings, baseUrl: undefined },
-    defaultBaseUrl: 'https://api.atlassian.com',
+    settings: { ...settings, baseUrl: site },
+    // Never used: without a site every call fails before the client is asked to send anything.
+    defaultBaseUrl: 'https://site-not-configured.invalid',
     authorize: (credentials) => ({ authorization: basicAuthorization(credentials) }),
     headers: { 'user-agent': 'patchbay-connector-jira', 'x-atlassian-token': 'no-check' },
   });
-  const baseUrl = (credentials: Credentials) => jiraBaseUrl(settings.baseUrl, credentials);
   return {
-    baseUrl,
-    browseUrl: (credentials, key) => jiraBrowseUrl(baseUrl(credentials), key),
+    browseUrl: (key) => (site === undefined ? undefined : jiraBrowseUrl(site, key)),
     async request<T>(credentials: Credentials, request: JiraRequest): Promise<HttpResult<T>> {
       const { scopes = [], path, ...rest } = request;
+      if (site === undefined) throw missingSite();
       let result: HttpResult<T>;
       try {
-        result = await http.request<T>(credentials, { ...rest, path: `${baseUrl(credentials)}${path}` });
+        result = await http.request<T>(credentials, { ...rest, path });
       } catch (error) {
         throw HttpError.isHttpError(error) ? normalizeJiraError(error, scopes) : error;
       }

@@ -2,8 +2,8 @@ import { describeConnectorConformance } from '@patchbay/testing';
 import { jiraFailures } from './fixtures/jira-responses.js';
 import { createJira } from './jira-connector.js';
 
-describeConnectorConformance(createJira(), {
-  credentials: { site: 'acme', email: 'mia@acme.example', api_token: 'ATATT3xFfGF0000000000000000' },
+describeConnectorConformance(createJira({ baseUrl: 'https://acme.atlassian.net' }), {
+  credentials: { email: 'mia@acme.example', api_token: 'ATATT3xFfGF0000000000000000' },
   samples: {
     jira_get_issue: { issue_key: 'PROJ-7' },
     jira_search_issues: { jql: 'project = PROJ ORDER BY updated DESC' },

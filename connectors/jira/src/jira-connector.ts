@@ -5,9 +5,9 @@ import { jiraScopes, readUser, readWork, writeWork } from './jira-scopes.js';
 import { createJiraTools } from './tools/index.js';
 
 /**
- * Settings of {@link createJira}. `baseUrl` pins every call to one Jira site or to the
- * `https://api.atlassian.com/ex/jira/<cloudId>` gateway (needed for scoped API tokens); without
- * it each user's `site` credential decides. `fetch` and `headers` as for every connector.
+ * Settings of {@link createJira}. `baseUrl` is required for real use: the site
+ * (`https://acme.atlassian.net`) or the `https://api.atlassian.com/ex/jira/<cloudId>` gateway that
+ * scoped API tokens need. `fetch` and `headers` as for every connector.
  */
 export type JiraSettings = ConnectorSettings;
 
@@ -34,12 +34,6 @@ export function createJira(settings: JiraSettings = {}): Connector {
       ],
       fields: [
         {
-          name: 'site',
-          description: 'Jira site, e.g. acme (for acme.atlassian.net) or https://jira.acme.com',
-          secret: false,
-          env: 'JIRA_SITE',
-        },
-        {
           name: 'email',
           description: 'Email address of the Atlassian account',
           secret: false,
@@ -48,7 +42,13 @@ export function createJira(settings: JiraSettings = {}): Connector {
         { name: 'api_token', description: 'Atlassian API token', secret: true, env: 'JIRA_API_TOKEN' },
       ],
     },
-    capabilities: ['search issues with JQL', 'read issues', 'create issues', 'comment on issues', 'move issues'],
+    capabilities: [
+      'search issues with JQL',
+      'read issues',
+      'create issues',
+      'comment on issues',
+      'move issues',
+    ],
     wouldEnable: [
       'Find, read and file Jira issues from chat',
       'Comment on Jira issues and move them to another status',
@@ -73,11 +73,14 @@ export function createJira(settings: JiraSettings = {}): Connector {
         if (PatchbayError.isInstance(error) && error.code === 'invalid_credentials') {
           return { valid: false, reason: 'invalid_credentials', message: error.message };
         }
+        if (PatchbayError.isInstance(error) && error.code === 'connector_not_configured') {
+          return { valid: false, reason: 'unreachable', message: error.message };
+        }
         return verifyFailure(error);
       }
     },
   });
 }
 
-/** The Jira connector with default settings: each user's `site` credential picks the site. */
+/** The Jira connector without a site: every call answers `connector_not_configured` until created with `baseUrl`. */
 export const jira = createJira();

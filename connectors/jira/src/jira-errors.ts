@@ -16,7 +16,10 @@ const refusedLogins = new Set(['AUTHENTICATED_FAILED', 'AUTHENTICATION_DENIED'])
  * Jira can answer such a request with 200 as an anonymous user, so this is checked on successes too.
  */
 export function refusedLogin(headers: Headers): HttpError | undefined {
-  const reason = headers.get('x-seraph-loginreason')?.split(',').map((part) => part.trim().toUpperCase());
+  const reason = headers
+    .get('x-seraph-loginreason')
+    ?.split(',')
+    .map((part) => part.trim().toUpperCase());
   if (!reason?.some((part) => refusedLogins.has(part))) return undefined;
   const captcha = reason.includes('AUTHENTICATION_DENIED');
   return new HttpError({

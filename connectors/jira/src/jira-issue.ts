@@ -26,14 +26,7 @@ export interface JiraIssue {
 /** Fields requested for an issue summary (search results). */
 export const summaryFields = ['summary', 'status', 'assignee', 'priority', 'issuetype', 'updated'];
 /** Fields requested for one issue in full. */
-export const detailFields = [
-  ...summaryFields,
-  'description',
-  'reporter',
-  'project',
-  'labels',
-  'created',
-];
+export const detailFields = [...summaryFields, 'description', 'reporter', 'project', 'labels', 'created'];
 
 /** An issue as the model reads it: snake_case, plain text, nulls for empty fields. */
 export function issueSummary(issue: JiraIssue, url: string | undefined) {

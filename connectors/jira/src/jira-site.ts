@@ -1,44 +1,38 @@
-import type { Credentials } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 
-// A bare site name ("acme") or a host name ("acme.atlassian.net", "jira.acme.com").
-const hostPattern = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
-
-function missingSite(): PatchbayError {
-  return new PatchbayError(
-    'invalid_credentials',
-    'The Jira connection has no site. Reconnect and give the site, e.g. acme or https://acme.atlassian.net.',
-  );
-}
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * The Jira base URL for one call: the `baseUrl` setting when the application pins one (a proxy,
- * the `api.atlassian.com/ex/jira/<cloudId>` gateway), else the user's `site` credential. A bare
- * name becomes `https://<name>.atlassian.net`; plain `http` is refused because the Basic auth
- * header would travel in clear text.
+ * Checks the `baseUrl` setting once, when the connector is created: an http(s) URL, https unless
+ * it points at this machine (the Basic auth header must not travel in clear text). Returns it
+ * without a trailing slash, or `undefined` when no site is set.
  */
-export function jiraBaseUrl(baseUrl: string | undefined, credentials: Credentials): string {
-  if (baseUrl !== undefined && baseUrl.trim() !== '') return baseUrl.trim().replace(/\/+$/, '');
-  const site = credentials.site?.trim();
-  if (!site) throw missingSite();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(site)) {
-    let url: URL;
-    try {
-      url = new URL(site);
-    } catch {
-      throw missingSite();
-    }
-    if (url.protocol !== 'https:') {
-      throw new PatchbayError(
-        'invalid_credentials',
-        'The Jira site must be an https:// address; reconnect with the https address of the site.',
-      );
-    }
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+export function jiraSiteUrl(baseUrl: string | undefined): string | undefined {
+  if (baseUrl === undefined || baseUrl.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new PatchbayError(
+      'invalid_settings',
+      `createJira: baseUrl must be the site address, e.g. https://acme.atlassian.net (got "${baseUrl}")`,
+    );
   }
-  const host = site.replace(/\/+$/, '');
-  if (!hostPattern.test(host)) throw missingSite();
-  return host.includes('.') ? `https://${host.toLowerCase()}` : `https://${host.toLowerCase()}.atlassian.net`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopbackHosts.has(url.hostname))) {
+    throw new PatchbayError(
+      'invalid_settings',
+      'createJira: baseUrl must use https (the API token would otherwise travel in clear text)',
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The failure when the connector was created without a site: the application must name one. */
+export function missingSite(): PatchbayError {
+  return new PatchbayError(
+    'connector_not_configured',
+    'Jira needs the address of the site: create the connector with createJira({ baseUrl: "https://<site>.atlassian.net" }) or set settings.jira.baseUrl in patchbay.config.json.',
+  );
 }
 
 /** The address a person opens to see an issue, or `undefined` behind the API gateway (no browse pages there). */

@@ -40,7 +40,7 @@ export function createJiraAddComment(client: JiraClient) {
         scopes: [writeWork],
         signal: context.signal,
       });
-      const url = client.browseUrl(context.credentials, input.issue_key);
+      const url = client.browseUrl(input.issue_key);
       return success({
         issue_key: input.issue_key,
         comment_id: data.id,

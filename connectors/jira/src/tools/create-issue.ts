@@ -38,10 +38,7 @@ export function createJiraCreateIssue(client: JiraClient) {
         .min(1)
         .default('Task')
         .describe('Issue type name as the project names it, e.g. Task, Bug, Story (default Task)'),
-      description: z
-        .string()
-        .optional()
-        .describe('Plain-text description; blank lines separate paragraphs'),
+      description: z.string().optional().describe('Plain-text description; blank lines separate paragraphs'),
       labels: z
         .array(z.string().trim().min(1).regex(/^\S+$/, 'labels cannot contain spaces').describe('One label'))
         .optional()
@@ -65,7 +62,7 @@ export function createJiraCreateIssue(client: JiraClient) {
         scopes: [writeWork],
         signal: context.signal,
       });
-      const url = client.browseUrl(context.credentials, data.key);
+      const url = client.browseUrl(data.key);
       return success({ key: data.key, id: data.id, ...(url ? { url } : {}) });
     },
   });

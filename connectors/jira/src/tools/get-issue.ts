@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { JiraClient } from '../jira-client.js';
-import { detailFields, type JiraIssue, issueDetail } from '../jira-issue.js';
+import { detailFields, issueDetail, type JiraIssue } from '../jira-issue.js';
 import { readWork } from '../jira-scopes.js';
 import { issueKeySchema } from './issue-key.js';
 
@@ -22,7 +22,7 @@ export function createJiraGetIssue(client: JiraClient) {
         scopes: [readWork],
         signal: context.signal,
       });
-      return success(issueDetail(data, client.browseUrl(context.credentials, data.key)));
+      return success(issueDetail(data, client.browseUrl(data.key)));
     },
   });
 }

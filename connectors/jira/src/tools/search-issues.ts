@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { JiraClient } from '../jira-client.js';
-import { type JiraIssue, issueSummary, summaryFields } from '../jira-issue.js';
+import { issueSummary, type JiraIssue, summaryFields } from '../jira-issue.js';
 import { readWork } from '../jira-scopes.js';
 
 /** The body of `POST /rest/api/3/search/jql` (the enhanced search that replaced `/search`). */
@@ -54,9 +54,7 @@ export function createJiraSearchIssues(client: JiraClient) {
         scopes: [readWork],
         signal: context.signal,
       });
-      const issues = (data?.issues ?? []).map((issue) =>
-        issueSummary(issue, client.browseUrl(context.credentials, issue.key)),
-      );
+      const issues = (data?.issues ?? []).map((issue) => issueSummary(issue, client.browseUrl(issue.key)));
       return success({
         issues,
         next_page_token: data?.nextPageToken ?? null,

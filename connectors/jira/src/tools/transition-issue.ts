@@ -45,7 +45,9 @@ export function createJiraTransitionIssue(client: JiraClient) {
         transitions.find((transition) => same(transition.to?.name, input.status)) ??
         transitions.find((transition) => same(transition.name, input.status));
       if (!chosen) {
-        const reachable = [...new Set(transitions.map((transition) => transition.to?.name ?? transition.name))];
+        const reachable = [
+          ...new Set(transitions.map((transition) => transition.to?.name ?? transition.name)),
+        ];
         return invalidArguments({
           issues: [
             {
