@@ -1,0 +1,26 @@
+import type { Scope } from '@patchbay/connector';
+
+/** The bot-token scopes this connector's tools use, with what each grants. */
+export const slackScopes: Scope[] = [
+  { name: 'channels:read', description: 'See the public channels of the workspace' },
+  { name: 'channels:history', description: 'Read messages in public channels the app is a member of' },
+  { name: 'chat:write', description: 'Post messages as the app, and delete the messages it posted' },
+  { name: 'users:read.email', description: 'Look up people in the workspace by email address' },
+  { name: 'groups:read', description: 'See private channels the app was invited to (optional)' },
+  {
+    name: 'groups:history',
+    description: 'Read messages in private channels the app was invited to (optional)',
+  },
+];
+
+/** Parses Slack's comma-separated `x-oauth-scopes` header into a sorted list. */
+export function parseSlackScopes(header: string): string[] {
+  return [
+    ...new Set(
+      header
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
+  ].sort();
+}
