@@ -1,0 +1,85 @@
+import {
+  conflict,
+  type Envelope,
+  type ErrorEnvelope,
+  failure,
+  needsInput,
+  permissionDenied,
+} from '@patchbay/envelope';
+import { twilioErrorCode, twilioErrorMessage } from './sms-client.js';
+
+/** The question asked when Twilio cannot use the recipient number. */
+export const recipientQuestion =
+  'Which phone number should I text? Please give it with its country code, e.g. +14155550123.';
+
+// Twilio codes for a recipient number it cannot use: only the user knows the right one.
+const badRecipientCodes = new Set([
+  21211, // Invalid 'To' phone number
+  21614, // 'To' number is not a valid mobile number
+]);
+// Codes for a sender this account cannot use: the model can look up the account's numbers.
+const badSenderCodes = new Set([
+  21212, // Invalid 'From' number
+  21606, // 'From' is not a valid, SMS-capable number of this account
+  21659, // 'From' is not a Twilio phone number or short code
+  21660, // Mismatch between 'From' and the account
+]);
+// Codes the account's settings cause: a person must change them in the Twilio console.
+const accountRestrictionCodes = new Set([
+  21408, // Permission to send an SMS has not been enabled for the region
+  21608, // Trial accounts can only send to verified numbers
+]);
+const unsubscribedCode = 21610; // The recipient replied STOP to this sender
+
+const said = (error: unknown) => {
+  const message = twilioErrorMessage(error);
+  return message ? ` Twilio said: ${message}` : '';
+};
+
+/**
+ * The envelope for a Twilio error code whose meaning is more precise than its HTTP status
+ * (mostly 400), or `undefined` to leave the error to the generic HTTP mapping.
+ */
+export function twilioErrorEnvelope(error: unknown): ErrorEnvelope | undefined {
+  const code = twilioErrorCode(error);
+  if (code === undefined) return undefined;
+  if (badRecipientCodes.has(code)) {
+    return needsInput({
+      missing: [{ field: 'to', question: recipientQuestion }],
+      userMessage: `Twilio cannot send to that number.${said(error)}`,
+    });
+  }
+  if (badSenderCodes.has(code)) {
+    return failure('invalid_arguments', {
+      issues: [
+        {
+          path: 'from',
+          message: `Not a number this Twilio account can send SMS from; list them with sms_list_phone_numbers.${said(error)}`,
+        },
+      ],
+      userMessage: `The sender number cannot be used with this Twilio account.${said(error)}`,
+    });
+  }
+  if (accountRestrictionCodes.has(code)) {
+    return permissionDenied({
+      userMessage: `The Twilio account is not allowed to send this message; its settings need changing in the Twilio console.${said(error)}`,
+    });
+  }
+  if (code === unsubscribedCode) {
+    return conflict({
+      userMessage: `The recipient has opted out of messages from this sender (replied STOP), so Twilio will not deliver to them.${said(error)}`,
+    });
+  }
+  return undefined;
+}
+
+/** Runs one tool call; Twilio error codes with a meaning of their own become envelopes, other errors go on to `toEnvelope`. */
+export async function withTwilioErrors<T>(call: () => Promise<Envelope<T>>): Promise<Envelope<T>> {
+  try {
+    return await call();
+  } catch (error) {
+    const envelope = twilioErrorEnvelope(error);
+    if (envelope) return envelope;
+    throw error;
+  }
+}
