@@ -1,0 +1,2 @@
+export { createLinear, type LinearSettings, linear } from './linear-connector.js';
+export { commentsCreate, issuesCreate, read, write } from './linear-scopes.js';

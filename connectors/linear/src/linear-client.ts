@@ -1,0 +1,73 @@
+import { type ConnectorSettings, type Credentials, createHttpClient } from '@patchbay/connector';
+import { HttpError, PatchbayError } from '@patchbay/envelope';
+import { type GraphqlBody, graphqlError } from './linear-errors.js';
+
+/** Where the Linear API lives unless `baseUrl` says otherwise; the GraphQL endpoint is `<baseUrl>/graphql`. */
+export const defaultLinearBaseUrl = 'https://api.linear.app';
+
+/** One GraphQL operation and the scopes it needs (named when Linear refuses it). */
+export interface LinearOperation {
+  query: string;
+  variables?: Record<string, unknown>;
+  scopes?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** The Linear client every tool shares: GraphQL over the shared fetch client, Linear's errors mapped. */
+export interface LinearClient {
+  /** Runs one operation and returns its `data`; throws an `HttpError` carrying Linear's meaning otherwise. */
+  graphql<T>(credentials: Credentials, operation: LinearOperation): Promise<T>;
+}
+
+/**
+ * Personal API keys (`lin_api_…`) go in the header as they are; OAuth access tokens need `Bearer`.
+ * A value that already names its scheme is left alone.
+ */
+export function linearAuthorization(apiKey: string): string {
+  const key = apiKey.trim();
+  if (/^bearer\s/i.test(key) || key.startsWith('lin_api_')) return key;
+  return `Bearer ${key}`;
+}
+
+/** Creates the Linear client. */
+export function createLinearClient(settings: ConnectorSettings): LinearClient {
+  const http = createHttpClient({
+    settings,
+    defaultBaseUrl: defaultLinearBaseUrl,
+    authorize: (credentials) => {
+      if (!credentials.api_key?.trim()) {
+        throw new PatchbayError('invalid_credentials', 'The Linear connection has no API key; reconnect it.');
+      }
+      return { authorization: linearAuthorization(credentials.api_key) };
+    },
+    headers: { 'user-agent': 'patchbay-connector-linear' },
+  });
+  return {
+    async graphql<T>(credentials: Credentials, operation: LinearOperation): Promise<T> {
+      const { query, variables, scopes = [], signal } = operation;
+      let result: Awaited<ReturnType<typeof http.request<GraphqlBody<T>>>>;
+      try {
+        result = await http.request<GraphqlBody<T>>(credentials, {
+          method: 'POST',
+          path: 'graphql',
+          json: variables === undefined ? { query } : { query, variables },
+          signal,
+        });
+      } catch (error) {
+        if (!HttpError.isHttpError(error)) throw error;
+        throw graphqlError(error.status, error.headers, error.body, scopes) ?? error;
+      }
+      const failure = graphqlError(result.status, result.headers, result.data, scopes);
+      if (failure) throw failure;
+      const data = result.data?.data;
+      if (data === null || data === undefined || typeof data !== 'object') {
+        throw new HttpError({
+          status: 502,
+          headers: result.headers,
+          body: { message: 'Linear answered without data.' },
+        });
+      }
+      return data;
+    },
+  };
+}
