@@ -72,6 +72,31 @@ function withValidationDetail(error: HttpError): HttpError {
   });
 }
 
+/**
+ * GitHub answers 404, not 403, when a token without `repo` asks for a private repository, so its
+ * existence does not leak. When the scope header shows that, say so: the fix is a new token.
+ */
+function withPrivateRepositoryHint(error: HttpError): HttpError {
+  const granted = error.headers.get('x-oauth-scopes');
+  if (error.status !== 404 || granted === null) return error;
+  if (granted.split(',').some((scope) => scope.trim() === 'repo')) return error;
+  const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const message = typeof body.message === 'string' ? body.message : 'Not Found';
+  return new HttpError({
+    status: error.status,
+    headers: error.headers,
+    body: {
+      ...body,
+      message: `${message}. If the repository is private, the token needs the repo scope.`,
+    },
+    message: error.message,
+    missingScopes: error.missingScopes,
+  });
+}
+
 /** The HTTP client every GitHub tool shares; the token is applied per request, never stored. */
 export function createGithubClient(settings: ConnectorSettings): HttpClient {
   const client = createHttpClient({
@@ -90,7 +115,8 @@ export function createGithubClient(settings: ConnectorSettings): HttpClient {
       try {
         return await client.request<T>(credentials, request);
       } catch (error) {
-        throw HttpError.isHttpError(error) ? withValidationDetail(withGithubWait(error)) : error;
+        if (!HttpError.isHttpError(error)) throw error;
+        throw withPrivateRepositoryHint(withValidationDetail(withGithubWait(error)));
       }
     },
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { callGithubTool, testToken } from './fixtures/call-github-tool.js';
 import {
   badCredentials,
+  githubHeaders,
   issuesDisabled,
   missingScope,
   notFound,
@@ -65,9 +66,22 @@ describe('GitHub error signals', () => {
     });
   });
 
-  it('maps 404 to not_found', async () => {
+  it('maps 404 to not_found without a scope hint when the token has repo', async () => {
     server.use({ [`GET ${issueUrl}`]: notFound });
-    expect(await getIssue()).toMatchObject({ ok: false, error_type: 'not_found', retryable: false });
+    const envelope = await getIssue();
+    expect(envelope).toMatchObject({ ok: false, error_type: 'not_found', retryable: false });
+    expect((envelope as { user_message: string }).user_message).not.toContain('repo scope');
+  });
+
+  it('hints at the repo scope on a 404 for a token without it (GitHub hides private repositories)', async () => {
+    server.use({
+      [`GET ${issueUrl}`]: { ...notFound, headers: githubHeaders({ 'x-oauth-scopes': 'public_repo' }) },
+    });
+    const envelope = await getIssue();
+    expect(envelope).toMatchObject({ ok: false, error_type: 'not_found' });
+    expect((envelope as { user_message: string }).user_message).toContain(
+      'If the repository is private, the token needs the repo scope.',
+    );
   });
 
   it('maps 410 (issues disabled) to not_found with GitHub’s reason', async () => {
