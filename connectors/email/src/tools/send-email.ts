@@ -13,7 +13,7 @@ export function createEmailSend(client: ResendClient) {
   return defineTool({
     name: 'email_send',
     description:
-      'Sends one email through Resend to the given recipients. Reaches people outside, so only send what the user asked for. Returns the id of the sent email.',
+      'Sends one email through Resend to the given recipients. Reaches people outside, so only send what the user asked for. The sender must be on a verified domain (see email_list_domains). Returns the id of the sent email.',
     input: z.object({
       ...emailMessageFields,
       scheduled_at: z
