@@ -11,6 +11,7 @@ export { definitionHash, requiresApproval } from './approval-policy.js';
 export { argsHash, canonicalJson } from './canonical-json.js';
 export { agentToolOf, annotationsForEffect, connectorAgent } from './connector-agent.js';
 export { type FunctionCallContext, type FunctionToolDefinition, fromFunction } from './function-agent.js';
+export * from './gateway/index.js';
 export { createInMemoryProposalStore } from './in-memory-proposal-store.js';
 export { JsonSchemaValidator, type ValidationResult } from './json-schema-validator.js';
 export * from './mcp/index.js';

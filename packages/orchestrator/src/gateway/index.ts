@@ -1,0 +1,16 @@
+export {
+  connectorStatusPromptName,
+  connectorStatusResourceUri,
+  correlationIdMetaKey,
+  createMcpGateway,
+  type McpGateway,
+  type McpGatewayOptions,
+  type McpGatewayRequest,
+} from './mcp-gateway.js';
+export { toMcpTool } from './mcp-tool.js';
+export {
+  isLoopbackHost,
+  type McpGatewayHttpOptions,
+  type McpGatewayHttpServer,
+  serveMcpGatewayHttp,
+} from './serve-http.js';

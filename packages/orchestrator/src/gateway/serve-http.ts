@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { redactString } from '@patchbay/envelope';
+import { type Logger, pino } from 'pino';
+import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
+
+/** Settings of {@link serveMcpGatewayHttp}. */
+export interface McpGatewayHttpOptions {
+  /** Settings of the gateway created for each session. */
+  gateway: McpGatewayOptions;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** Largest accepted request body, in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A pino logger; silent by default. */
+  logger?: Logger;
+}
+
+/** A running streamable HTTP gateway. */
+export interface McpGatewayHttpServer {
+  /** The endpoint URL, e.g. `http://127.0.0.1:3100/mcp`. */
+  url: string;
+  host: string;
+  port: number;
+  /** Open sessions. */
+  sessionCount(): number;
+  /** Closes every session and the listener. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  gateway: McpGateway;
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Whether an address is a loopback one (`127.0.0.1`, `::1`, `localhost`). */
+export function isLoopbackHost(host: string): boolean {
+  return loopbackHosts.has(host.toLowerCase()) || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** The host name of a `Host` header, without port. */
+function hostnameOf(header: string): string {
+  if (header.startsWith('[')) return header.slice(0, header.indexOf(']') + 1);
+  const colon = header.lastIndexOf(':');
+  return colon === -1 ? header : header.slice(0, colon);
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+class BodyTooLarge extends Error {}
+
+async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * Serves the gateway over MCP streamable HTTP: one gateway (and status watch) per session, created at
+ * `initialize` and dropped on `DELETE` or close. Bound to a loopback address, requests whose `Host`
+ * header names another host are refused, so a web page cannot reach it through DNS rebinding.
+ */
+export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promise<McpGatewayHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'mcp-gateway-http' });
+  const loopbackOnly = isLoopbackHost(host);
+  const sessions = new Map<string, Session>();
+
+  async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown) {
+    const gateway = createMcpGateway(options.gateway);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { transport, gateway });
+        log.info({ session: sessionId }, 'session opened');
+      },
+      onsessionclosed: (sessionId) => {
+        sessions.delete(sessionId);
+        log.info({ session: sessionId }, 'session closed');
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await gateway.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) {
+      sendJsonRpcError(response, 404, -32601, `Not found: the MCP endpoint is ${path}`);
+      return;
+    }
+    if (loopbackOnly && !isLoopbackHost(hostnameOf(request.headers.host ?? ''))) {
+      sendJsonRpcError(response, 403, -32600, 'Forbidden: this gateway answers loopback hosts only');
+      return;
+    }
+    const header = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session) {
+        sendJsonRpcError(response, 404, -32001, 'Session not found');
+        return;
+      }
+      await session.transport.handleRequest(request, response);
+      return;
+    }
+    if (request.method !== 'POST') {
+      sendJsonRpcError(response, 400, -32000, 'Bad request: no session; send initialize first');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = await readJson(request, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) sendJsonRpcError(response, 413, -32600, 'Request body too large');
+      else sendJsonRpcError(response, 400, -32700, 'Parse error');
+      return;
+    }
+    if (!isInitializeRequest(body)) {
+      sendJsonRpcError(response, 400, -32000, 'Bad request: no session; send initialize first');
+      return;
+    }
+    await openSession(request, response, body);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log.error(
+        { error: redactString(error instanceof Error ? error.message : String(error)) },
+        'request failed',
+      );
+      if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error');
+      else response.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    host,
+    port,
+    sessionCount: () => sessions.size,
+    async close() {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(open.map((session) => session.gateway.close()));
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
