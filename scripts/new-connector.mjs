@@ -17,9 +17,8 @@ if (!id || !/^[a-z][a-z0-9]*$/.test(id)) {
   process.exit(2);
 }
 const displayName = values.name ?? id.charAt(0).toUpperCase() + id.slice(1);
-const pascal = displayName
-  .replace(/[^A-Za-z0-9]+(.)?/g, (_, next) => (next ? next.toUpperCase() : ''))
-  .replace(/^./, (first) => first.toUpperCase());
+// Factory names come from the id, as STYLE.md asks (`createGithub`, not `createGitHub`).
+const pascal = id.charAt(0).toUpperCase() + id.slice(1);
 const target = join(values.dir, id);
 if (existsSync(target)) {
   console.error(`new:connector: ${relative(process.cwd(), target)} already exists`);

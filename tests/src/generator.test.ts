@@ -43,7 +43,9 @@ describe('pnpm new:connector', () => {
     );
     const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
     expect(manifest.name).toBe(`@patchbay/connector-${id}`);
-    expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toContain('createZzGen');
+    expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toMatch(
+      new RegExp(`\\bcreate${id.charAt(0).toUpperCase()}${id.slice(1)}\\b`),
+    );
 
     mkdirSync(join(target, 'node_modules/@patchbay'), { recursive: true });
     for (const name of ['connector', 'envelope', 'testing']) {

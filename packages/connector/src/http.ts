@@ -71,10 +71,10 @@ export function createHttpClient(options: {
       });
       let body: string | undefined;
       if (request.json !== undefined) {
-        headers.set('content-type', 'application/json');
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
         body = JSON.stringify(request.json);
       } else if (request.form !== undefined) {
-        headers.set('content-type', 'application/x-www-form-urlencoded');
+        if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded');
         body = new URLSearchParams(compact(request.form)).toString();
       }
       const response = await fetchImpl(url, {

@@ -157,7 +157,7 @@ export function fromHttp(
   if (typeof body === 'object' && body !== null && body.ok === false) {
     // An API that reports errors in a 200 body (Slack): its error code decides, else the service failed.
     return (
-      fromApiErrorBody(body, context) ??
+      fromApiErrorBody(body, context, response.headers) ??
       failure('upstream_error', {
         ...common,
         retryable: false,
@@ -178,6 +178,7 @@ export function fromHttp(
 export function fromApiErrorBody(
   body: Record<string, unknown>,
   context: HttpMappingContext,
+  headers?: HttpResponseLike['headers'],
 ): ErrorEnvelope | undefined {
   const code = body.error;
   if (typeof code !== 'string') return undefined;
@@ -187,7 +188,11 @@ export function fromApiErrorBody(
     return withoutMeta(permissionDenied({ status: 200, body }, context, undefined, undefined));
   }
   if (code === 'ratelimited' || code === 'rate_limited') {
-    return withoutMeta(rateLimited({ status: 200 }, context, new Date()));
+    return withoutMeta(rateLimited({ status: 200, headers }, context, context.now?.() ?? new Date()));
+  }
+  if (/(?:^|_)not_found$/.test(code)) {
+    // channel_not_found, message_not_found, users_not_found, …
+    return failure('not_found', { connector: context.connector });
   }
   if (slackCredentialErrors.has(code)) {
     return failure('invalid_credentials', { connector: context.connector, setupUrl: context.setupUrl });

@@ -146,12 +146,26 @@ const rows: Row[] = [
     expected: { error_type: 'invalid_credentials', setup_url: 'https://patchbay.test/connect/github' },
   },
   {
-    rule: 'HttpError for a 200 with an unknown error code → upstream_error naming the code',
+    rule: 'HttpError for a 200 with a *_not_found error code → not_found',
     value: new HttpError({ status: 200, body: { ok: false, error: 'channel_not_found' } }),
+    expected: { error_type: 'not_found', retryable: false },
+  },
+  {
+    rule: 'HttpError for a 200 ratelimited body keeps Retry-After from the headers',
+    value: new HttpError({
+      status: 200,
+      headers: { 'retry-after': '12' },
+      body: { ok: false, error: 'ratelimited' },
+    }),
+    expected: { error_type: 'rate_limited', retry_after_s: 12 },
+  },
+  {
+    rule: 'HttpError for a 200 with an unknown error code → upstream_error naming the code',
+    value: new HttpError({ status: 200, body: { ok: false, error: 'is_archived' } }),
     expected: {
       error_type: 'upstream_error',
       retryable: false,
-      user_message: expect.stringContaining('channel_not_found'),
+      user_message: expect.stringContaining('is_archived'),
     },
   },
   {
