@@ -1,0 +1,158 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { HttpResponse, http } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from '../../test/support.js';
+import { createOrchestrator } from '../orchestrator.js';
+import { isLoopbackHost, type McpGatewayHttpServer, serveMcpGatewayHttp } from './serve-http.js';
+
+// msw serves the Acme API; requests to the loopback gateway itself pass through.
+const acme = createAcmeServer();
+beforeAll(() => acme.server.listen({ onUnhandledFrame: 'bypass' }));
+afterEach(() => acme.reset());
+afterAll(() => acme.server.close());
+
+const servers: McpGatewayHttpServer[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function startGateway() {
+  const statusSource = createInMemoryStatusSource();
+  statusSource.connect('alice', 'acme', {
+    credentials: { token: secretToken },
+    scopes: ['tickets:read', 'tickets:write'],
+  });
+  const connectors = [createAcmeConnector()];
+  const orchestrator = createOrchestrator({ statusSource, connectors });
+  await orchestrator.start();
+  const served = await serveMcpGatewayHttp({
+    gateway: {
+      orchestrator,
+      connectors,
+      statusSource,
+      // A shared gateway: whom a request is for comes with the request.
+      resolveSubject: (request) => String(request.requestInfo?.headers['x-patchbay-user'] ?? 'anonymous'),
+      refreshIntervalMs: 0,
+    },
+  });
+  servers.push(served);
+  return served;
+}
+
+async function connectClient(url: string, user: string) {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { 'x-patchbay-user': user } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+function rawRequest(
+  url: string,
+  options: { method: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: options.method, headers: options.headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+describe('serveMcpGatewayHttp', () => {
+  it('serves each session its subject’s tools and runs calls over streamable HTTP', async () => {
+    const served = await startGateway();
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const alice = await connectClient(served.url, 'alice');
+    const bob = await connectClient(served.url, 'bob');
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toContain('acme_get_ticket');
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(['refresh_connector_status']);
+    expect(served.sessionCount()).toBe(2);
+
+    const result = await alice.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
+    expect(result.structuredContent).toMatchObject({ ok: true, data: { id: 'T-1', title: 'First' } });
+    const refused = await bob.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
+    expect(refused.structuredContent).toMatchObject({ error_type: 'connector_not_configured' });
+    expect(acme.requests).toHaveLength(1);
+  });
+
+  it('delivers tools/list_changed to the session after a call comes back rate_limited', async () => {
+    acme.server.use(
+      http.get(
+        `${serviceUrl}/tickets/:id`,
+        () => new HttpResponse('{}', { status: 429, headers: { 'retry-after': '60' } }),
+      ),
+    );
+    const served = await startGateway();
+    const alice = await connectClient(served.url, 'alice');
+    await alice.listTools();
+    const changed = new Promise<void>((resolve) =>
+      alice.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()),
+    );
+    const result = await alice.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
+    expect(result.structuredContent).toMatchObject({ error_type: 'rate_limited' });
+    await changed;
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toEqual(['refresh_connector_status']);
+  });
+
+  it('refuses requests naming a non-loopback host (DNS rebinding)', async () => {
+    const served = await startGateway();
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const evil = await rawRequest(served.url, {
+      method: 'POST',
+      headers: { ...headers, host: `attacker.example:${served.port}` },
+      body: initialize,
+    });
+    expect(evil.status).toBe(403);
+    const good = await rawRequest(served.url, { method: 'POST', headers, body: initialize });
+    expect(good.status).toBe(200);
+    expect(served.sessionCount()).toBe(1);
+  });
+
+  it('answers unknown sessions, other paths and non-initialize first requests with errors', async () => {
+    const served = await startGateway();
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(
+      (
+        await rawRequest(served.url, {
+          method: 'POST',
+          headers: { ...headers, 'mcp-session-id': 'nope' },
+          body: list,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await rawRequest(served.url, { method: 'POST', headers, body: list })).status).toBe(400);
+    expect((await rawRequest(served.url, { method: 'POST', headers, body: '{not json' })).status).toBe(400);
+    expect((await rawRequest(served.url.replace('/mcp', '/other'), { method: 'GET' })).status).toBe(404);
+    expect(served.sessionCount()).toBe(0);
+  });
+
+  it('knows loopback hosts', () => {
+    expect(['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.0.2'].every(isLoopbackHost)).toBe(true);
+    expect(['0.0.0.0', '192.168.1.4', 'example.com'].some(isLoopbackHost)).toBe(false);
+  });
+});
