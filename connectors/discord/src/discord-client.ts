@@ -18,7 +18,8 @@ const userAgent = 'DiscordBot (https://www.npmjs.com/package/@patchbay/connector
 export interface DiscordRequest extends HttpRequest {
   /**
    * Permissions Discord checks for this endpoint. Its `Missing Permissions` (50013) refusal does
-   * not name them, so the client reports these as missing.
+   * not name them, so the client reports these as missing (and `VIEW_CHANNEL`, when listed, for
+   * `Missing Access`, 50001).
    */
   permissions?: DiscordPermission[];
 }
@@ -73,7 +74,7 @@ export function formErrors(errors: unknown, path = ''): string[] {
 /**
  * Adds what Discord's error body says beyond the status: `retry_after` (float seconds) and the
  * write-limit codes become a 429 with `Retry-After`; `Missing Permissions` names the endpoint's
- * permissions; `Missing Access` names `VIEW_CHANNEL`; form errors become one readable message.
+ * permissions; `Missing Access` names `VIEW_CHANNEL` on channel endpoints; form errors become one readable message.
  */
 export function toDiscordError(error: unknown, permissions: DiscordPermission[] | undefined): unknown {
   if (!HttpError.isHttpError(error)) return error;
@@ -91,10 +92,11 @@ export function toDiscordError(error: unknown, permissions: DiscordPermission[] 
     // request of a bucket must not read as a rate limit.
     const headers = new Headers();
     for (const [name, value] of error.headers) if (!name.startsWith('x-ratelimit')) headers.set(name, value);
+    // Missing Access on a channel means it is hidden from the bot; on a server, that the bot is not in it.
     const missingScopes =
       body?.code === missingPermissions
         ? permissions
-        : body?.code === missingAccess
+        : body?.code === missingAccess && permissions?.includes('VIEW_CHANNEL')
           ? ['VIEW_CHANNEL']
           : undefined;
     return new HttpError({ status: 403, headers, body: error.body, message: error.message, missingScopes });

@@ -60,7 +60,7 @@ describe('discord_list_channels', () => {
     expect(server.calls).toHaveLength(0);
   });
 
-  it('maps Missing Access (50001) to permission_denied naming VIEW_CHANNEL', async () => {
+  it('maps Missing Access (50001) from a server the bot is not in to permission_denied', async () => {
     server.use({
       'GET https://discord.com/api/v10/guilds/:guildId/channels': {
         status: 403,
@@ -68,12 +68,14 @@ describe('discord_list_channels', () => {
         body: discordError(50001, 'Missing Access'),
       },
     });
-    expect(await call({ server_id: ids.guild })).toMatchObject({
+    const envelope = await call({ server_id: ids.guild });
+    expect(envelope).toMatchObject({
       ok: false,
       error_type: 'permission_denied',
-      missing_scopes: ['VIEW_CHANNEL'],
       setup_url: discord.setupUrl,
     });
+    expect(envelope).not.toHaveProperty('missing_scopes');
+    expect((envelope as { user_message: string }).user_message).toContain('Missing Access');
   });
 
   it('maps Unknown Guild (10004) to not_found', async () => {

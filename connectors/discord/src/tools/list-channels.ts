@@ -40,11 +40,11 @@ export function createDiscordListChannels(client: DiscordClient) {
       }),
     }),
     effect: 'read',
-    requiredScopes: ['bot', 'VIEW_CHANNEL'],
+    // Listing needs only membership; channels hidden from the bot are listed too.
+    requiredScopes: ['bot'],
     async execute(input, context) {
       const { data } = await client.request<Channel[]>(context.credentials, {
         path: `/guilds/${input.server_id}/channels`,
-        permissions: ['VIEW_CHANNEL'],
         signal: context.signal,
       });
       const channels = [...data].sort((left, right) => (left.position ?? 0) - (right.position ?? 0));

@@ -90,6 +90,20 @@ describe('discord_read_messages', () => {
     });
   });
 
+  it('names VIEW_CHANNEL on Missing Access (50001) to a hidden channel', async () => {
+    server.use({
+      'GET https://discord.com/api/v10/channels/:channelId/messages': {
+        ...discordFailures.forbidden,
+        body: { message: 'Missing Access', code: 50001 },
+      },
+    });
+    expect(await call({ channel_id: ids.general })).toMatchObject({
+      ok: false,
+      error_type: 'permission_denied',
+      missing_scopes: ['VIEW_CHANNEL'],
+    });
+  });
+
   it('is not gated on SEND_MESSAGES: a read-only bot can read', async () => {
     const envelope = await callToolAsSubject(
       readMessages,
