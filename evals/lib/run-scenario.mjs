@@ -1,0 +1,77 @@
+// Runs one scenario through the real Patchbay turn runner: eval stand-in connectors, an in-memory
+// status source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
+import { createInMemoryThreadStore, createOrchestrator, runTurn } from '@patchbay/orchestrator';
+import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
+import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
+
+export const evalSubject = 'eval-user';
+const identity = 'You are Relay, the team assistant of the Patchbay evals. Be brief and accurate.';
+
+function applyStatus(source, connectors, spec = {}, at) {
+  for (const [id, raw] of Object.entries(spec)) {
+    const entry = typeof raw === 'string' ? { status: raw } : raw;
+    const connector = connectors.find((candidate) => candidate.id === id);
+    source.enable(id, evalSubject);
+    source.setRateLimit(evalSubject, id, undefined);
+    source.disconnect(evalSubject, id);
+    const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
+    const connect = () => source.connect(evalSubject, id, { credentials: { token: `eval-${id}-token-0001` }, scopes });
+    if (entry.status === 'connected') connect();
+    else if (entry.status === 'invalid_credentials') {
+      connect();
+      source.markInvalidCredentials(evalSubject, id, entry.error ?? 'The token was revoked');
+    } else if (entry.status === 'rate_limited') {
+      connect();
+      source.setRateLimit(evalSubject, id, new Date(new Date(at).getTime() + (entry.retry_after_s ?? 600) * 1000));
+    } else if (entry.status === 'disabled_by_admin') {
+      connect();
+      source.disable(id, evalSubject);
+    }
+  }
+}
+
+/** Runs a scenario with a model; returns the last reply and every turn's reply, trace and effects. */
+export async function runScenario(scenario, model) {
+  const sideEffects = [];
+  const connectors = createEvalConnectors(scenario.fixtures ?? {}, sideEffects);
+  const statusSource = createInMemoryStatusSource();
+  applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at);
+  const orchestrator = createOrchestrator({ statusSource, connectors });
+  await orchestrator.start();
+  const threadStore = createInMemoryThreadStore();
+  const systemPrompt = buildSystemPrompt({ identity, catalog: connectors });
+  const turns = [];
+  try {
+    for (const turn of scenario.turns) {
+      if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
+      const statusBefore = await statusSource.load(evalSubject);
+      const result = await runTurn({
+        model,
+        thread: scenario.id,
+        message: turn.user,
+        subject: evalSubject,
+        orchestrator,
+        connectors,
+        statusSource,
+        systemPrompt,
+        threadStore,
+        now: () => new Date(turn.at),
+      });
+      const statusAfter = await statusSource.load(evalSubject);
+      turns.push({
+        user: turn.user,
+        reply: result.reply,
+        trace: result.trace,
+        sideEffects: sideEffects.splice(0),
+        statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
+      });
+    }
+  } finally {
+    await orchestrator.stop();
+  }
+  return { reply: turns.at(-1)?.reply ?? '', turns, effects: effectsOf(connectors) };
+}
+
+function effectsOf(connectors) {
+  return Object.fromEntries(connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, tool.effect])));
+}
