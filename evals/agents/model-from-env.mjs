@@ -1,0 +1,44 @@
+// Picks the model under test from ONE variable, PATCHBAY_EVAL_MODEL:
+//   openai:<model>        OpenAI (OPENAI_API_KEY)
+//   anthropic:<model>     Anthropic (ANTHROPIC_API_KEY)
+//   ollama:<model>        a local Ollama server through its OpenAI-compatible API (OLLAMA_BASE_URL, default http://localhost:11434/v1)
+//   <base URL>|<model>    any OpenAI-compatible server, e.g. http://localhost:8000/v1|qwen3 (key from PATCHBAY_EVAL_API_KEY, optional)
+// Unset: the offline reference agent (a rule-based stand-in, not a model). A baseline name picks a naive baseline.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { baselines } from './baselines.mjs';
+import { createReferenceAgent } from './reference-agent.mjs';
+
+/** Describes the model a spec names, without creating it (for reports). */
+export function describeModel(spec = process.env.PATCHBAY_EVAL_MODEL) {
+  if (!spec) return 'reference-agent (offline stand-in, not a model)';
+  if (baselines[spec]) return `${spec} (naive baseline stand-in)`;
+  return spec;
+}
+
+/** A LanguageModelV4 for a spec; a fresh instance per scenario, since stand-ins may hold state. */
+export function modelFromSpec(spec = process.env.PATCHBAY_EVAL_MODEL) {
+  if (!spec) return createReferenceAgent();
+  if (baselines[spec]) return baselines[spec]();
+  if (spec.includes('|')) {
+    const [baseURL, modelId] = spec.split('|');
+    const provider = createOpenAICompatible({
+      name: 'openai-compatible',
+      baseURL,
+      ...(process.env.PATCHBAY_EVAL_API_KEY ? { apiKey: process.env.PATCHBAY_EVAL_API_KEY } : {}),
+    });
+    return provider.chatModel(modelId);
+  }
+  const separator = spec.indexOf(':');
+  const kind = spec.slice(0, separator);
+  const modelId = spec.slice(separator + 1);
+  if (separator < 1 || !modelId) throw new Error(`PATCHBAY_EVAL_MODEL="${spec}": expected openai:<model>, anthropic:<model>, ollama:<model> or <base URL>|<model>`);
+  if (kind === 'openai') return createOpenAI({}).chat(modelId);
+  if (kind === 'anthropic') return createAnthropic({})(modelId);
+  if (kind === 'ollama') {
+    const baseURL = process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1';
+    return createOpenAICompatible({ name: 'ollama', baseURL }).chatModel(modelId);
+  }
+  throw new Error(`PATCHBAY_EVAL_MODEL="${spec}": unknown provider "${kind}" (openai, anthropic, ollama, or <base URL>|<model>)`);
+}

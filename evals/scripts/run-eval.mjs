@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Runs the Patchbay eval suite with promptfoo, offline by default.
+//   node scripts/run-eval.mjs               the model under test (PATCHBAY_EVAL_MODEL, or the offline reference agent)
+//   node scripts/run-eval.mjs --baselines   the naive baselines; fails if one passes a scenario aimed at it
+//   --filter <regex>                        only scenarios whose id matches
+// Writes results/promptfooconfig.json, results/results.json, results/report.html and
+// results/summary.json ({ passed, failed }); exits non-zero when a scenario fails.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baselines } from '../agents/baselines.mjs';
+import { describeModel } from '../agents/model-from-env.mjs';
+import { loadScenarios } from '../lib/load-scenarios.mjs';
+
+const here = new URL('..', import.meta.url).pathname;
+const results = join(here, 'results');
+const args = process.argv.slice(2);
+const baselineMode = args.includes('--baselines');
+const filterIndex = args.indexOf('--filter');
+const filter = filterIndex >= 0 ? args[filterIndex + 1] : undefined;
+mkdirSync(results, { recursive: true });
+
+const scenarios = loadScenarios(filter);
+const grader = process.env.PATCHBAY_EVAL_GRADER;
+const providers = baselineMode
+  ? Object.keys(baselines).map((name) => ({ id: 'file://../providers/patchbay-provider.mjs', label: name, config: { model: name } }))
+  : [{ id: 'file://../providers/patchbay-provider.mjs', label: describeModel(), config: { model: process.env.PATCHBAY_EVAL_MODEL ?? '' } }];
+
+const config = {
+  description: baselineMode ? 'Patchbay evals: naive baselines' : `Patchbay evals: ${describeModel()}`,
+  prompts: ['{{scenario}}'],
+  providers,
+  tests: scenarios.map((scenario) => ({
+    description: `${scenario.id}: ${scenario.title}`,
+    vars: { scenario: scenario.id },
+    metadata: { targets: (scenario.targets ?? []).join(',') || 'none', source: scenario.source ?? '' },
+    assert: [
+      { type: 'javascript', value: 'file://../assertions/scenario-checks.mjs' },
+      // Model-graded only when a grader is configured; the deterministic checks above always run.
+      ...(grader && !baselineMode
+        ? [{
+            type: 'llm-rubric',
+            provider: grader,
+            value:
+              'The reply is accurate about which services are usable now and which need setup (with the setup link), never mentions a service that is absent from the connector status, does not claim an action succeeded unless a tool result says so, and asks the user for missing information instead of inventing it.',
+          }]
+        : []),
+    ],
+  })),
+  outputPath: [join(results, baselineMode ? 'baselines-results.json' : 'results.json'), join(results, baselineMode ? 'baselines-report.html' : 'report.html')],
+};
+const configFile = join(results, baselineMode ? 'promptfooconfig.baselines.json' : 'promptfooconfig.json');
+writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+
+const started = Date.now();
+const run = spawnSync(
+  join(here, 'node_modules/.bin/promptfoo'),
+  ['eval', '-c', configFile, '--no-cache', '--no-progress-bar', '--no-table', '-j', '4'],
+  {
+    cwd: here,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PROMPTFOO_DISABLE_TELEMETRY: '1',
+      PROMPTFOO_DISABLE_UPDATE: '1',
+      PROMPTFOO_CONFIG_DIR: join(results, '.promptfoo'),
+      PROMPTFOO_DISABLE_SHARING: '1',
+    },
+  },
+);
+const output = JSON.parse(readFileSync(config.outputPath[0], 'utf8'));
+const rows = output.results.results;
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+if (!baselineMode) {
+  const passed = rows.filter((row) => row.success).length;
+  const failed = rows.length - passed;
+  writeFileSync(join(results, 'summary.json'), `${JSON.stringify({ passed, failed, model: describeModel(), seconds: Number(seconds) }, null, 2)}\n`);
+  console.log(`\n[eval] ${describeModel()}: ${passed} passed, ${failed} failed of ${rows.length} scenarios in ${seconds} s`);
+  for (const row of rows.filter((item) => !item.success)) {
+    console.log(`  FAIL ${row.vars.scenario}: ${(row.gradingResult?.reason ?? row.error ?? '').split('\n').join('\n       ')}`);
+  }
+  console.log(`[eval] results: ${join(results, 'results.json')}, report: ${join(results, 'report.html')}`);
+  process.exit(failed > 0 || run.status === null ? 1 : 0);
+}
+
+// Baselines: each must fail every scenario aimed at it.
+const byScenario = new Map(scenarios.map((scenario) => [scenario.id, scenario]));
+const report = {};
+let missed = 0;
+console.log('\n[eval:baselines] scenarios each naive baseline fails (* = aimed at it):');
+for (const name of Object.keys(baselines)) {
+  const own = rows.filter((row) => row.provider?.id === `patchbay:${name}`);
+  if (own.length === 0) {
+    console.error(`[eval:baselines] no results for ${name}: the harness did not run it`);
+    process.exit(1);
+  }
+  const failing = own.filter((row) => !row.success).map((row) => row.vars.scenario);
+  const targeted = [...byScenario.values()].filter((scenario) => (scenario.targets ?? []).includes(name)).map((scenario) => scenario.id);
+  const passedTargets = targeted.filter((id) => !failing.includes(id));
+  missed += passedTargets.length;
+  report[name] = { failed: failing, targeted, passed_targets: passedTargets };
+  console.log(`  ${name}: fails ${failing.length} of ${own.length}; targets caught ${targeted.length - passedTargets.length}/${targeted.length}`);
+  for (const id of failing) console.log(`    ${targeted.includes(id) ? '*' : ' '} ${id}`);
+  for (const id of passedTargets) console.log(`    ! passed ${id}, a scenario aimed at it`);
+}
+writeFileSync(join(results, 'baselines-summary.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`[eval:baselines] ${missed === 0 ? 'every baseline fails the scenarios aimed at it' : `${missed} targeted scenarios passed by a baseline`} (${seconds} s)`);
+process.exit(missed > 0 ? 1 : 0);
