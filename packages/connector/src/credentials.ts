@@ -62,3 +62,17 @@ export type VerifyResult =
 export interface VerifyOptions {
   signal?: AbortSignal;
 }
+
+/**
+ * The credential values to scrub from results: those of the secret fields when the names are known,
+ * else every value (the safe default for tools outside a connector).
+ */
+export function secretCredentialValues(
+  credentials: Credentials | undefined,
+  secretFields?: readonly string[],
+): string[] {
+  if (!credentials) return [];
+  const values =
+    secretFields === undefined ? Object.values(credentials) : secretFields.map((name) => credentials[name]);
+  return values.filter((value): value is string => typeof value === 'string' && value !== '');
+}

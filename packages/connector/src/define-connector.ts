@@ -61,6 +61,9 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
     fieldNames.add(field.name);
   });
   const seen = new Set<string>();
+  const secretCredentialFields = Object.freeze(
+    auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
+  );
   const tools = definition.tools.map((tool, index) => {
     const field = `tools.${index} (${tool.name})`;
     if (!tool.name.startsWith(`${id}_`)) {
@@ -83,7 +86,7 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
         `${label}: ${field}.requires: a tool cannot require its own connector`,
       );
     }
-    return Object.freeze({ ...tool, connectorId: id });
+    return Object.freeze({ ...tool, connectorId: id, secretCredentialFields });
   });
   return Object.freeze({
     ...definition,

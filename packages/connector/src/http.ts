@@ -16,11 +16,11 @@ export interface HttpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path relative to the base URL (leading slash optional), or an absolute URL. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   /** JSON body. */
   json?: unknown;
-  /** `application/x-www-form-urlencoded` body (Twilio, Slack). */
-  form?: Record<string, string | number | boolean | undefined>;
+  /** `application/x-www-form-urlencoded` body (Twilio, Slack); an array value repeats the key (Twilio `MediaUrl`). */
+  form?: Record<string, string | number | boolean | undefined | readonly string[]>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -37,10 +37,14 @@ export interface HttpClient {
   request<T = unknown>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>>;
 }
 
-function compact(record: Record<string, string | number | boolean | undefined>): [string, string][] {
-  return Object.entries(record)
-    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
-    .map(([key, value]) => [key, String(value)]);
+function compact(
+  record: Record<string, string | number | boolean | undefined | readonly string[]>,
+): [string, string][] {
+  return Object.entries(record).flatMap(([key, value]): [string, string][] => {
+    if (value === undefined) return [];
+    if (Array.isArray(value)) return value.map((item) => [key, String(item)]);
+    return [[key, String(value)]];
+  });
 }
 
 /**
@@ -61,7 +65,7 @@ export function createHttpClient(options: {
       const url = new URL(
         /^https?:\/\//.test(request.path) ? request.path : `${baseUrl}/${request.path.replace(/^\/+/, '')}`,
       );
-      for (const [key, value] of compact(request.query ?? {})) url.searchParams.set(key, value);
+      for (const [key, value] of compact(request.query ?? {})) url.searchParams.append(key, value);
       const headers = new Headers({
         accept: 'application/json',
         ...options.headers,

@@ -16,6 +16,7 @@ export {
   credentialFieldSchema,
   type Scope,
   scopeSchema,
+  secretCredentialValues,
   type VerifyOptions,
   type VerifyResult,
 } from './credentials.js';

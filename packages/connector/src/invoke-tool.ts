@@ -1,4 +1,5 @@
 import { type Envelope, toEnvelope } from '@patchbay/envelope';
+import { secretCredentialValues } from './credentials.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
 /**
@@ -17,7 +18,7 @@ export async function invokeTool(
     connector: tool.connectorId,
     setupUrl: context.setupUrl,
     tool: tool.name,
-    secrets: Object.values(context.credentials ?? {}),
+    secrets: secretCredentialValues(context.credentials, tool.secretCredentialFields),
     questions: tool.questions,
     input,
     correlationId: context.correlationId,

@@ -56,6 +56,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown>
   questions: Readonly<Record<string, string>>;
   /** Set by `defineConnector`: the id of the connector that owns the tool. */
   connectorId?: string;
+  /**
+   * Set by `defineConnector`: names of the credential fields that are secret. Only their values are
+   * scrubbed from results, so a Jira site or a Twilio account SID in a result survives.
+   */
+  secretCredentialFields?: readonly string[];
 }
 
 /** A tool of any input/output type, as collections hold them. */

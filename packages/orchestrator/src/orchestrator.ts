@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { AnyTool, Connector, Credentials, StatusSource, SubjectState } from '@patchbay/connector';
-import { toolAvailability } from '@patchbay/connector';
+import { secretCredentialValues, toolAvailability } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool } from './agent.js';
@@ -114,8 +114,11 @@ const expectedOutcomes: ReadonlySet<string> = new Set([
   'approval_required',
 ]);
 
-function secretsOf(credentials: Credentials | undefined): readonly string[] {
-  return credentials ? Object.values(credentials) : noSecrets;
+function secretsOf(
+  credentials: Credentials | undefined,
+  secretFields?: readonly string[],
+): readonly string[] {
+  return credentials ? secretCredentialValues(credentials, secretFields) : noSecrets;
 }
 
 function errorMessage(error: unknown): string {
@@ -146,6 +149,10 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   const validator = new JsonSchemaValidator();
   const factories = new Map<string, AgentFactory<never>>();
   const setupUrls: Record<string, string> = {};
+  /** Names of each connector's secret credential fields; other fields (a site, an account SID) stay readable. */
+  const secretFields: Record<string, readonly string[]> = {};
+  const secretsFor = (connectorId: string | undefined, credentials: Credentials | undefined) =>
+    secretsOf(credentials, connectorId === undefined ? undefined : secretFields[connectorId]);
   let running = false;
 
   function report(record: AgentRecord, changes: IndexChanges): void {
@@ -449,7 +456,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const timeoutMs = entry.tool.timeoutMs ?? defaultTimeoutMs;
     const controller = new AbortController();
     const signal = call.signal ? AbortSignal.any([controller.signal, call.signal]) : controller.signal;
-    const secrets = secretsOf(credentials);
+    const secrets = secretsFor(entry.tool.connectorId, credentials);
     const envelopeContext = {
       connector: entry.tool.connectorId,
       tool: call.name,
@@ -577,7 +584,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     }
     const gate = await statusGate(entry, call.subject);
     if (!gate.ok) return { envelope: gate.envelope, entry, secrets: noSecrets };
-    const secrets = secretsOf(gate.credentials);
+    const secrets = secretsFor(entry.tool.connectorId, gate.credentials);
     const validation = validate(entry, call.args);
     if (!validation.ok) return { envelope: validation.envelope, entry, secrets };
     if (entry.needsApproval || call.proposal) {
@@ -791,6 +798,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
 
   for (const connector of options.connectors ?? []) {
     setupUrls[connector.id] = connector.setupUrl;
+    secretFields[connector.id] = connector.auth.fields
+      .filter((field) => field.secret !== false)
+      .map((field) => field.name);
     register(connectorAgent(connector));
   }
   return orchestrator;

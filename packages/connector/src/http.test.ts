@@ -1,0 +1,147 @@
+import { HttpError } from '@patchbay/envelope';
+import { describe, expect, it } from 'vitest';
+import { createHttpClient, verifyFailure } from './http.js';
+
+/** A fetch that records each request and answers with the given responses in turn. */
+function recordingFetch(...responses: Response[]) {
+  const requests: Request[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    requests.push(new Request(input, init));
+    const response = responses.shift();
+    if (!response) throw new Error('no response scripted');
+    return response;
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
+}
+
+const json = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body), {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
+
+describe('createHttpClient', () => {
+  it('joins base URL and path, repeats array query values and authorizes per request', async () => {
+    const { fetch, requests } = recordingFetch(json({ ok: 1 }), json({ ok: 2 }));
+    const client = createHttpClient({
+      settings: { baseUrl: 'https://ghe.example.com/api/v3/', fetch, headers: { 'x-extra': 'yes' } },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: (credentials) => ({ authorization: `Bearer ${credentials.token}` }),
+      headers: { 'user-agent': 'patchbay-test' },
+    });
+    const first = await client.request<{ ok: number }>(
+      { token: 'one' },
+      { path: '/repos', query: { state: 'open', label: ['a', 'b'], page: undefined } },
+    );
+    await client.request({ token: 'two' }, { path: 'user' });
+    expect(first).toMatchObject({ status: 200, data: { ok: 1 } });
+    expect(requests[0]!.url).toBe('https://ghe.example.com/api/v3/repos?state=open&label=a&label=b');
+    expect(requests[0]!.headers.get('authorization')).toBe('Bearer one');
+    expect(requests[0]!.headers.get('x-extra')).toBe('yes');
+    expect(requests[0]!.headers.get('user-agent')).toBe('patchbay-test');
+    expect(requests[1]!.headers.get('authorization')).toBe('Bearer two');
+  });
+
+  it('sends JSON and form bodies; a request content-type wins', async () => {
+    const { fetch, requests } = recordingFetch(json({}), json({}), json({}));
+    const client = createHttpClient({
+      settings: { fetch },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+    });
+    await client.request({}, { method: 'POST', path: '/a', json: { title: 'x' } });
+    await client.request(
+      {},
+      { method: 'POST', path: '/b', form: { To: '+15550100', MediaUrl: ['https://m/1', 'https://m/2'] } },
+    );
+    await client.request(
+      {},
+      {
+        method: 'POST',
+        path: '/c',
+        json: {},
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+    );
+    expect(requests[0]!.headers.get('content-type')).toBe('application/json');
+    expect(await requests[0]!.text()).toBe('{"title":"x"}');
+    expect(requests[1]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+    expect(await requests[1]!.text()).toBe(
+      'To=%2B15550100&MediaUrl=https%3A%2F%2Fm%2F1&MediaUrl=https%3A%2F%2Fm%2F2',
+    );
+    expect(requests[2]!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('throws HttpError with the parsed body and headers on non-2xx', async () => {
+    const { fetch } = recordingFetch(
+      json({ message: 'Not Found' }, { status: 404, headers: { 'x-request-id': 'r1' } }),
+    );
+    const client = createHttpClient({
+      settings: { fetch },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+    });
+    const error = await client.request({}, { path: '/missing' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 404, body: { message: 'Not Found' } });
+    expect((error as HttpError).headers.get('x-request-id')).toBe('r1');
+  });
+
+  it('returns undefined data for 204 and text for non-JSON bodies', async () => {
+    const { fetch } = recordingFetch(
+      new Response(null, { status: 204 }),
+      new Response('plain words', { status: 200 }),
+    );
+    const client = createHttpClient({
+      settings: { fetch },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+    });
+    await expect(client.request({}, { method: 'DELETE', path: '/x' })).resolves.toMatchObject({
+      status: 204,
+      data: undefined,
+    });
+    await expect(client.request({}, { path: '/y' })).resolves.toMatchObject({ data: 'plain words' });
+  });
+
+  it('resolves the global fetch at call time, so late patches (msw) apply', async () => {
+    const client = createHttpClient({
+      settings: {},
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+    });
+    const original = globalThis.fetch;
+    const { fetch, requests } = recordingFetch(json({ late: true }));
+    globalThis.fetch = fetch;
+    try {
+      await expect(client.request({}, { path: '/late' })).resolves.toMatchObject({ data: { late: true } });
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('verifyFailure', () => {
+  it.each([
+    [new HttpError({ status: 401 }), { valid: false, reason: 'invalid_credentials' }],
+    [new HttpError({ status: 403 }), { valid: false, reason: 'invalid_credentials' }],
+    [
+      new HttpError({ status: 403, headers: { 'x-ratelimit-remaining': '0', 'retry-after': '9' } }),
+      { valid: false, reason: 'rate_limited', retryAfterS: 9 },
+    ],
+    [
+      new HttpError({ status: 429, headers: { 'retry-after': '30' } }),
+      { valid: false, reason: 'rate_limited', retryAfterS: 30 },
+    ],
+    [new HttpError({ status: 503 }), { valid: false, reason: 'unreachable' }],
+    [new TypeError('fetch failed'), { valid: false, reason: 'unreachable' }],
+  ])('maps %o', (error, expected) => {
+    expect(verifyFailure(error)).toMatchObject(expected);
+  });
+
+  it('never repeats the error text (it may carry a token)', () => {
+    const result = verifyFailure(new Error('Bearer ghp_secretsecretsecretsecret12'));
+    expect(JSON.stringify(result)).not.toContain('ghp_');
+  });
+});
