@@ -1,16 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { PatchbayError } from '@patchbay/envelope';
 import { defaultHome } from '@patchbay/store';
 import { CliError, usageError } from './cli-error.js';
 import type { Command, CommandValues } from './command.js';
 import { commands } from './commands/index.js';
-import { cliPackageDirectory } from './discover-connectors.js';
 import { type ExitCode, exitCodes } from './exit-codes.js';
 import { CliRuntime, type CliStreams } from './runtime.js';
 import { didYouMean } from './suggest.js';
 import { formatTable } from './table.js';
+import { cliVersion } from './version.js';
 
 const globalOptions = {
   user: { type: 'string' },
@@ -29,19 +28,9 @@ const globalHelp = [
   '  -h, --help         help',
 ];
 
-function version(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(join(cliPackageDirectory(), 'package.json'), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
 function mainHelp(): string {
   return [
-    'patchbay — connect accounts, see connector status, call tools, approve proposals',
+    'patchbay — connect accounts, see connector status, call tools, approve proposals, serve over MCP',
     '',
     'Usage: patchbay <command> [options]',
     '',
@@ -128,7 +117,7 @@ export async function runCli(
     }
     const values = parsed.values as CommandValues;
     if (values.version) {
-      streams.stdout.write(`${version()}\n`);
+      streams.stdout.write(`${cliVersion()}\n`);
       return exitCodes.ok;
     }
     if (!command || values.help) {

@@ -4,6 +4,7 @@ import { callCommand } from './call.js';
 import { connectCommand, disconnectCommand } from './connect.js';
 import { connectorsCommand } from './connectors.js';
 import { contextCommand } from './context.js';
+import { mcpCommand } from './mcp.js';
 import { disableCommand, enableCommand } from './policy.js';
 import { proposalsCommand } from './proposals.js';
 import { serversCommand } from './servers.js';
@@ -21,4 +22,5 @@ export const commands: readonly Command[] = [
   proposalsCommand,
   approveCommand,
   rejectCommand,
+  mcpCommand,
 ];

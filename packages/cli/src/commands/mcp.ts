@@ -1,0 +1,139 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Orchestrator } from '@patchbay/orchestrator';
+import { usageError } from '../cli-error.js';
+import type { Command } from '../command.js';
+import { exitCodes } from '../exit-codes.js';
+import type { CliRuntime } from '../runtime.js';
+import { cliVersion } from '../version.js';
+
+/** Port of `patchbay mcp --http` when `--port` is not given. */
+export const defaultMcpPort = 3100;
+
+function parseInteger(value: unknown, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number < min || number > max) {
+    throw usageError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
+  }
+  return number;
+}
+
+/** Resolves on SIGINT/SIGTERM, or when `also` fires; removes its listeners afterwards. */
+function untilStopped(also?: (stop: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    also?.(stop);
+  });
+}
+
+/** The orchestrator's `execute`, with every MCP call written to the store's audit log. */
+function audited(runtime: CliRuntime, orchestrator: Orchestrator): Pick<Orchestrator, 'execute'> {
+  return {
+    async execute(name, args, options) {
+      const envelope = await orchestrator.execute(name, args, options);
+      await runtime
+        .store()
+        .audit.append({
+          event: 'tool_called',
+          subject: options.subject,
+          tool: name,
+          outcome: envelope.ok ? 'ok' : envelope.error_type,
+          correlation_id: envelope.meta?.correlation_id,
+          via: 'mcp',
+        })
+        .catch(() => runtime.note('warning: could not write the audit log'));
+      return envelope;
+    },
+  };
+}
+
+/** `patchbay mcp`: serves the user's usable connectors to an MCP host, over stdio or streamable HTTP. */
+export const mcpCommand: Command = {
+  name: 'mcp',
+  usage: '[--http [--port N] [--host 127.0.0.1]] [--refresh-interval MS]',
+  summary: 'Serve the connected connectors to an MCP host (stdio; --http for streamable HTTP)',
+  examples: [
+    'patchbay mcp                                  # stdio, for Claude Desktop, Cursor and other hosts',
+    'patchbay mcp --user alice',
+    `patchbay mcp --http --port ${defaultMcpPort}              # http://127.0.0.1:${defaultMcpPort}/mcp`,
+  ],
+  options: {
+    http: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'refresh-interval': { type: 'string' },
+  },
+  positionals: { required: [] },
+  async run(runtime, values) {
+    const { createMcpGateway, createOrchestrator, isLoopbackHost, serveMcpGatewayHttp } = await import(
+      '@patchbay/orchestrator'
+    );
+    const http = values.http === true;
+    if (!http && (values.port !== undefined || values.host !== undefined)) {
+      throw usageError('--port and --host apply to --http only.');
+    }
+    const port = parseInteger(values.port, '--port', 0, 65_535) ?? defaultMcpPort;
+    const host = (values.host as string | undefined) ?? '127.0.0.1';
+    if (!isLoopbackHost(host)) {
+      // Anyone who can reach the port acts as this user with their stored credentials: no remote binding.
+      throw usageError(
+        `--host must be a loopback address (127.0.0.1, ::1, localhost): the gateway has no authentication.`,
+      );
+    }
+    const refreshIntervalMs = parseInteger(values['refresh-interval'], '--refresh-interval', 0, 86_400_000);
+    const { subject } = runtime.settings;
+
+    if (!http) {
+      // stdout carries protocol messages only: stray console output from a connector module goes to stderr.
+      console.log = console.error;
+      console.info = console.error;
+      console.debug = console.error;
+    }
+
+    const connectors = await runtime.connectors();
+    const store = runtime.store();
+    const orchestrator = createOrchestrator({ statusSource: store, connectors, proposals: store.proposals });
+    await orchestrator.start();
+    const gatewayOptions = {
+      orchestrator: audited(runtime, orchestrator),
+      connectors,
+      statusSource: store,
+      subject,
+      version: cliVersion(),
+      ...(refreshIntervalMs === undefined ? {} : { refreshIntervalMs }),
+    };
+    try {
+      if (http) {
+        const served = await serveMcpGatewayHttp({ gateway: gatewayOptions, host, port });
+        runtime.note(
+          `patchbay mcp: serving ${connectors.length} connector(s) for "${subject}" at ${served.url}`,
+        );
+        await untilStopped();
+        await served.close();
+      } else {
+        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+        const stdin = runtime.streams.stdin as unknown as Readable;
+        const gateway = createMcpGateway(gatewayOptions);
+        const stopped = untilStopped((stop) => {
+          // The SDK's stdio transport does not notice the host closing our stdin; we do.
+          stdin.once('end', stop);
+          stdin.once('close', stop);
+        });
+        await gateway.connect(new StdioServerTransport(stdin, runtime.streams.stdout as unknown as Writable));
+        runtime.note(`patchbay mcp: serving ${connectors.length} connector(s) for "${subject}" over stdio`);
+        await stopped;
+        await gateway.close();
+      }
+    } finally {
+      await orchestrator.stop();
+    }
+    return exitCodes.ok;
+  },
+};

@@ -1,0 +1,191 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
+import { allOutput, cliBinary, createHome, ensureBuilt, runPatchbay } from '../test-fixtures/run-patchbay.js';
+
+let service: FakeService;
+const homes: string[] = [];
+const clients: Client[] = [];
+const children: ChildProcess[] = [];
+const secretKey = Buffer.alloc(32, 11).toString('base64');
+
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
+
+function patchbay(home: string, args: string[]) {
+  return runPatchbay(['--home', home, ...args], {
+    DEMO_TOKEN: service.goodToken,
+    PATCHBAY_SECRET_KEY: secretKey,
+  });
+}
+
+async function connectedHome(): Promise<string> {
+  const home = createHome(service.url);
+  homes.push(home);
+  expect((await patchbay(home, ['connect', 'demo', '--token-env', 'DEMO_TOKEN'])).code).toBe(0);
+  return home;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  service = await startFakeService();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+afterAll(async () => {
+  await service.close();
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+  // The stored token was never printed by any run.
+  expect(allOutput.join('\n')).not.toContain(service.goodToken);
+});
+
+/** Starts `patchbay mcp` (built binary) as a stdio child and connects an SDK client to it. */
+async function stdioClient(home: string, extraArgs: string[] = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliBinary, '--home', home, 'mcp', ...extraArgs],
+    env: { ...baseEnv(), PATCHBAY_SECRET_KEY: secretKey },
+    cwd: tmpdir(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const client = new Client({ name: 'patchbay-e2e', version: '1.0.0' });
+  const errors: Error[] = [];
+  client.onerror = (error) => errors.push(error);
+  await client.connect(transport);
+  clients.push(client);
+  return { client, errors, stderr: () => stderr };
+}
+
+describe('patchbay mcp (stdio)', () => {
+  it('lists the connected connector’s tools and runs calls through the orchestrator', async () => {
+    const home = await connectedHome();
+    const { client, errors, stderr } = await stdioClient(home);
+    expect(client.getServerVersion()?.name).toBe('patchbay');
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'demo_delete_item',
+      'demo_list_items',
+      'refresh_connector_status',
+    ]);
+    expect(tools.find((tool) => tool.name === 'demo_delete_item')?.annotations?.destructiveHint).toBe(true);
+
+    const listed = await client.callTool({ name: 'demo_list_items', arguments: {} });
+    expect(listed.isError).toBe(false);
+    expect(listed.structuredContent).toMatchObject({
+      ok: true,
+      data: { items: [{ id: 'a1' }, { id: 'b2' }] },
+    });
+
+    const destructive = await client.callTool({ name: 'demo_delete_item', arguments: { item_id: 'a1' } });
+    expect(destructive.isError).toBe(true);
+    const proposalId = (destructive.structuredContent as { proposal_id: string }).proposal_id;
+    expect(destructive.structuredContent).toMatchObject({ error_type: 'approval_required' });
+    expect(service.deleted).toEqual([]);
+
+    // The proposal lives in the store the other commands use: an operator approves it from a shell.
+    const pending = await patchbay(home, ['proposals', '--json', '--state', 'pending']);
+    expect(pending.stdout).toContain(proposalId);
+
+    const status = await client.readResource({ uri: 'patchbay://connector-status' });
+    expect((status.contents[0] as { text: string }).text).toContain(
+      '"demo":{"scopes":["items:read","items:write"]',
+    );
+    // Nothing but JSON-RPC on stdout: the client never failed to parse a line.
+    expect(errors).toEqual([]);
+    expect(stderr()).toContain('serving 1 connector(s) for "default" over stdio');
+  });
+
+  it('answers a not-connected tool with connector_not_configured and tells the host when a connector is disabled', async () => {
+    const home = await connectedHome();
+    const { client } = await stdioClient(home, ['--refresh-interval', '100']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('demo_list_items');
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()),
+    );
+    // An admin disables the connector from another process; the gateway sees it in the shared store.
+    expect((await patchbay(home, ['disable', 'demo'])).code).toBe(0);
+    await changed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['refresh_connector_status']);
+    const status = await client.readResource({ uri: 'patchbay://connector-status' });
+    expect((status.contents[0] as { text: string }).text).not.toContain('demo');
+
+    const other = createHome(service.url);
+    homes.push(other);
+    const fresh = await stdioClient(other);
+    const refused = await fresh.client.callTool({ name: 'demo_list_items', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({
+      error_type: 'connector_not_configured',
+      setup_url: 'https://demo.example/settings/tokens',
+    });
+  });
+});
+
+/** Starts `patchbay mcp --http --port 0` and waits for the URL it prints on stderr. */
+function startHttp(home: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [cliBinary, '--home', home, 'mcp', '--http', '--port', '0'], {
+    env: { ...baseEnv(), PATCHBAY_SECRET_KEY: secretKey },
+    cwd: tmpdir(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`patchbay mcp exited with ${code}: ${stderr}`)));
+  });
+}
+
+describe('patchbay mcp --http', () => {
+  it('serves the tools over streamable HTTP on loopback and exits cleanly on SIGTERM', async () => {
+    const home = await connectedHome();
+    const { child, url } = await startHttp(home);
+    const client = new Client({ name: 'patchbay-e2e-http', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(client);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'demo_delete_item',
+      'demo_list_items',
+      'refresh_connector_status',
+    ]);
+    const result = await client.callTool({ name: 'demo_list_items', arguments: {} });
+    expect(result.structuredContent).toMatchObject({
+      ok: true,
+      data: { items: [{ id: 'a1' }, { id: 'b2' }] },
+    });
+    await client.close();
+    clients.length = 0;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a non-loopback host and transport flags without --http', async () => {
+    const home = createHome(service.url);
+    homes.push(home);
+    const remote = await patchbay(home, ['mcp', '--http', '--host', '0.0.0.0']);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('--host must be a loopback address');
+    const portWithoutHttp = await patchbay(home, ['mcp', '--port', '4000']);
+    expect(portWithoutHttp.code).toBe(2);
+    const badPort = await patchbay(home, ['mcp', '--http', '--port', 'eighty']);
+    expect(badPort.code).toBe(2);
+  });
+});
