@@ -13,26 +13,33 @@ export function createAdvertiseEverything() {
     callUnexposed: true,
     capabilities(view) {
       const everything = Object.fromEntries(
-        Object.entries(view.catalog).map(([id, entry]) => [id, { status: 'connected', tools: entry.tools, scopes: [] }]),
+        Object.entries(view.catalog).map(([id, entry]) => [
+          id,
+          { status: 'connected', tools: entry.tools, scopes: [] },
+        ]),
       );
       return capabilityReply({ ...view, status: everything });
     },
     // Trial and error: with no fitting tool it still tries the closest one.
     onNoIntent(view) {
       const first = [...view.tools.keys()].find((name) => name !== 'refresh_connector_status');
-      return first ? { toolCalls: [{ toolName: first, input: {} }] } : "Let me try that.";
+      return first ? { toolCalls: [{ toolName: first, input: {} }] } : 'Let me try that.';
     },
     unavailableNotes: () => [],
   };
-  return createScriptedModel((call) => {
-    const view = readPrompt(call);
-    if (view.calls.length > 0 && !view.guidance) {
-      // Reports failures without the envelope's guidance: no setup URL, no reason.
-      const failed = view.calls.filter((toolCall) => view.results.get(toolCall.toolCallId)?.ok === false);
-      if (failed.length) return `I tried ${failed.map((c) => c.toolName).join(', ')} but it did not work. Want me to try again?`;
-    }
-    return referenceStep(call, rules);
-  }, { provider: 'patchbay.baseline', modelId: 'advertise-everything (naive baseline stand-in)' });
+  return createScriptedModel(
+    (call) => {
+      const view = readPrompt(call);
+      if (view.calls.length > 0 && !view.guidance) {
+        // Reports failures without the envelope's guidance: no setup URL, no reason.
+        const failed = view.calls.filter((toolCall) => view.results.get(toolCall.toolCallId)?.ok === false);
+        if (failed.length)
+          return `I tried ${failed.map((c) => c.toolName).join(', ')} but it did not work. Want me to try again?`;
+      }
+      return referenceStep(call, rules);
+    },
+    { provider: 'patchbay.baseline', modelId: 'advertise-everything (naive baseline stand-in)' },
+  );
 }
 
 /**
@@ -43,39 +50,56 @@ export function createStaleStatus() {
   let firstStatus;
   let firstTools;
   const block = /(<connector_status captured_at="[^"]*">)([\s\S]*?)(<\/connector_status>)/;
-  return createScriptedModel((call) => {
-    for (const message of call.prompt) {
-      if (message.role !== 'user' || firstStatus !== undefined) continue;
-      const found = message.content.map((part) => (part.type === 'text' ? block.exec(part.text) : null)).find(Boolean);
-      if (found) {
-        firstStatus = found[2];
-        firstTools = call.tools;
+  return createScriptedModel(
+    (call) => {
+      for (const message of call.prompt) {
+        if (message.role !== 'user' || firstStatus !== undefined) continue;
+        const found = message.content
+          .map((part) => (part.type === 'text' ? block.exec(part.text) : null))
+          .find(Boolean);
+        if (found) {
+          firstStatus = found[2];
+          firstTools = call.tools;
+        }
       }
-    }
-    const stale = {
-      ...call,
-      tools: firstTools,
-      prompt: call.prompt.map((message) =>
-        message.role !== 'user'
-          ? message
-          : {
-              ...message,
-              content: message.content.map((part) =>
-                part.type === 'text' ? { ...part, text: part.text.replace(block, (_, open, _body, close) => `${open}${firstStatus}${close}`) } : part,
-              ),
-            },
-      ),
-    };
-    return referenceStep(stale);
-  }, { provider: 'patchbay.baseline', modelId: 'stale-status (naive baseline stand-in)' });
+      const stale = {
+        ...call,
+        tools: firstTools,
+        prompt: call.prompt.map((message) =>
+          message.role !== 'user'
+            ? message
+            : {
+                ...message,
+                content: message.content.map((part) =>
+                  part.type === 'text'
+                    ? {
+                        ...part,
+                        text: part.text.replace(
+                          block,
+                          (_, open, _body, close) => `${open}${firstStatus}${close}`,
+                        ),
+                      }
+                    : part,
+                ),
+              },
+        ),
+      };
+      return referenceStep(stale);
+    },
+    { provider: 'patchbay.baseline', modelId: 'stale-status (naive baseline stand-in)' },
+  );
 }
 
 /** retry-same-call: answers every retry by sending the failing call again, unchanged. */
 export function createRetrySameCall() {
   const rules = {
     onRetry(view) {
-      const failing = view.calls.filter((toolCall) => view.results.get(toolCall.toolCallId)?.ok === false).slice(-1);
-      return failing.length ? { toolCalls: failing.map((c) => ({ toolName: c.toolName, input: c.input })) } : undefined;
+      const failing = view.calls
+        .filter((toolCall) => view.results.get(toolCall.toolCallId)?.ok === false)
+        .slice(-1);
+      return failing.length
+        ? { toolCalls: failing.map((c) => ({ toolName: c.toolName, input: c.input })) }
+        : undefined;
     },
   };
   return createScriptedModel((call) => referenceStep(call, rules), {

@@ -33,12 +33,17 @@ export function modelFromSpec(spec = process.env.PATCHBAY_EVAL_MODEL) {
   const separator = spec.indexOf(':');
   const kind = spec.slice(0, separator);
   const modelId = spec.slice(separator + 1);
-  if (separator < 1 || !modelId) throw new Error(`PATCHBAY_EVAL_MODEL="${spec}": expected openai:<model>, anthropic:<model>, ollama:<model> or <base URL>|<model>`);
+  if (separator < 1 || !modelId)
+    throw new Error(
+      `PATCHBAY_EVAL_MODEL="${spec}": expected openai:<model>, anthropic:<model>, ollama:<model> or <base URL>|<model>`,
+    );
   if (kind === 'openai') return createOpenAI({}).chat(modelId);
   if (kind === 'anthropic') return createAnthropic({})(modelId);
   if (kind === 'ollama') {
     const baseURL = process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1';
     return createOpenAICompatible({ name: 'ollama', baseURL }).chatModel(modelId);
   }
-  throw new Error(`PATCHBAY_EVAL_MODEL="${spec}": unknown provider "${kind}" (openai, anthropic, ollama, or <base URL>|<model>)`);
+  throw new Error(
+    `PATCHBAY_EVAL_MODEL="${spec}": unknown provider "${kind}" (openai, anthropic, ollama, or <base URL>|<model>)`,
+  );
 }

@@ -35,7 +35,8 @@ const objectWords = {
 
 const capabilityQuestion =
   /\b(what can you do|what are you able|what else can you|capabilit|which (services|tools|integrations|connectors)|what do you (support|connect))/i;
-const checkConnection = /\b(just (connected|set up|fixed|reconnected)|check (if|whether|my|the) .*connect|is (\w+ )?(still )?connected|verify .*connection)/i;
+const checkConnection =
+  /\b(just (connected|set up|fixed|reconnected)|check (if|whether|my|the) .*connect|is (\w+ )?(still )?connected|verify .*connection)/i;
 
 function words(text) {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
@@ -61,7 +62,8 @@ export function readPrompt(call) {
   call.prompt.forEach((message, index) => {
     if (message.role !== 'user') return;
     for (const part of message.content) {
-      const found = part.type === 'text' && /<connector_status[^>]*>([\s\S]*?)<\/connector_status>/.exec(part.text);
+      const found =
+        part.type === 'text' && /<connector_status[^>]*>([\s\S]*?)<\/connector_status>/.exec(part.text);
       if (found) status = JSON.parse(found[1]);
     }
     if (!message.content.some((part) => part.type === 'text' && part.text.startsWith('<retry_guidance'))) {
@@ -71,7 +73,10 @@ export function readPrompt(call) {
   const userTexts = call.prompt
     .map((message, index) => ({ message, index }))
     .filter(({ message }) => message.role === 'user')
-    .filter(({ message }) => !message.content.some((part) => part.type === 'text' && part.text.startsWith('<retry_guidance')))
+    .filter(
+      ({ message }) =>
+        !message.content.some((part) => part.type === 'text' && part.text.startsWith('<retry_guidance')),
+    )
     .map(({ message, index }) => ({ index, text: textOfUser(message) }));
   const current = userTexts.at(-1)?.text ?? '';
   const after = call.prompt.slice(lastUserIndex + 1);
@@ -95,7 +100,10 @@ export function readPrompt(call) {
   const before = call.prompt.slice(0, lastUserIndex);
   const previousAssistant = [...before].reverse().find((message) => message.role === 'assistant');
   const previousReply = previousAssistant
-    ? previousAssistant.content.filter((part) => part.type === 'text').map((part) => part.text).join('\n')
+    ? previousAssistant.content
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join('\n')
     : '';
   const previousUser = userTexts.at(-2)?.text ?? '';
   const tools = new Map((call.tools ?? []).map((tool) => [tool.name, tool]));
@@ -128,7 +136,9 @@ function allToolNames(view) {
 
 /** The tools a message asks for: the best tool per clause, above a threshold. */
 export function intentsOf(text, view, threshold = 4) {
-  const clauses = text.split(/\band then\b|\bthen\b|\band also\b|;|\.\s|\band\b(?= (?:list|post|create|send|tell|share|file|read|resolve|get|show|open|make))/i);
+  const clauses = text.split(
+    /\band then\b|\bthen\b|\band also\b|;|\.\s|\band\b(?= (?:list|post|create|send|tell|share|file|read|resolve|get|show|open|make))/i,
+  );
   const found = [];
   for (const clause of clauses) {
     let best;
@@ -158,7 +168,10 @@ function quoted(text) {
 }
 
 function quotedAfter(text, keywords) {
-  const pattern = new RegExp(`(?:${keywords})\\s*:?\\s*(?<![A-Za-z])['"“‘]([^'"”’]{1,200}?)['"”’](?![A-Za-z])`, 'i');
+  const pattern = new RegExp(
+    `(?:${keywords})\\s*:?\\s*(?<![A-Za-z])['"“‘]([^'"”’]{1,200}?)['"”’](?![A-Za-z])`,
+    'i',
+  );
   return pattern.exec(text)?.[1];
 }
 
@@ -169,14 +182,17 @@ export function extractArguments(tool, text) {
   const strings = quoted(text);
   for (const [field, schema] of Object.entries(properties)) {
     let value;
-    if (field === 'channel') value = /(#[a-z][\w-]*)/i.exec(text)?.[1] ?? /\b(?:the|in|to) ([a-z][\w-]*) channel\b/i.exec(text)?.[1];
-    else if (field === 'repo') value = /\b([\w.-]+\/[\w.-]+)\b/.exec(text.replace(/https?:\/\/\S+/g, ''))?.[1];
+    if (field === 'channel')
+      value = /(#[a-z][\w-]*)/i.exec(text)?.[1] ?? /\b(?:the|in|to) ([a-z][\w-]*) channel\b/i.exec(text)?.[1];
+    else if (field === 'repo')
+      value = /\b([\w.-]+\/[\w.-]+)\b/.exec(text.replace(/https?:\/\/\S+/g, ''))?.[1];
     else if (field === 'user') {
       value =
-        /\b(?:[Tt]o|message|buzz|dm|ping|tell)\s+(?:my (?:friend|colleague|cousin|advisor|partner),?\s+)?([A-Z][a-z]+)/.exec(text)?.[1] ??
+        /\b(?:[Tt]o|message|buzz|dm|ping|tell)\s+(?:my (?:friend|colleague|cousin|advisor|partner),?\s+)?([A-Z][a-z]+)/.exec(
+          text,
+        )?.[1] ??
         /\b(?:friend|colleague|cousin|advisor|partner)(?:'s name)? is ([A-Z][a-z]+)/.exec(text)?.[1];
-    }
-    else if (field === 'team') value = /\b([A-Z]{2,})\b/.exec(text)?.[1];
+    } else if (field === 'team') value = /\b([A-Z]{2,})\b/.exec(text)?.[1];
     else if (field === 'priority') {
       const found = /(?:priority|level)\D{0,12}(\d)/i.exec(text);
       value = found ? Number(found[1]) : undefined;
@@ -237,10 +253,16 @@ export function capabilityReply(view) {
   const later = [];
   for (const [id, entry] of Object.entries(view.status)) {
     const name = nameOf(view, id);
-    if (entry.status === 'connected') ready.push(`- ${name}: ${view.catalog[id]?.can ?? entry.tools.join(', ')}`);
-    else if (entry.status === 'not_configured') later.push(`- ${name}: ${(entry.would_enable ?? []).join('; ')} → connect at ${entry.setup_url}`);
-    else if (entry.status === 'invalid_credentials') later.push(`- ${name}: ${(entry.would_enable ?? []).join('; ')} → reconnect at ${entry.setup_url} (credentials no longer valid)`);
-    else if (entry.status === 'rate_limited') later.push(`- ${name}: rate limited until ${entry.retry_after}; usable again after that`);
+    if (entry.status === 'connected')
+      ready.push(`- ${name}: ${view.catalog[id]?.can ?? entry.tools.join(', ')}`);
+    else if (entry.status === 'not_configured')
+      later.push(`- ${name}: ${(entry.would_enable ?? []).join('; ')} → connect at ${entry.setup_url}`);
+    else if (entry.status === 'invalid_credentials')
+      later.push(
+        `- ${name}: ${(entry.would_enable ?? []).join('; ')} → reconnect at ${entry.setup_url} (credentials no longer valid)`,
+      );
+    else if (entry.status === 'rate_limited')
+      later.push(`- ${name}: rate limited until ${entry.retry_after}; usable again after that`);
   }
   const lines = ['I can help you with:'];
   lines.push('', '**Ready now:**', ...(ready.length ? ready : ['- Nothing yet: no service is connected.']));
@@ -253,7 +275,10 @@ function statusSentence(id, view) {
   const name = nameOf(view, id);
   if (!entry) return undefined;
   if (entry.status === 'connected') return `${name} is connected.`;
-  return unavailableSentence(`${id}_use`, view)?.replace(" so I can't use there.", '') ?? `${name} is ${entry.status}.`;
+  return (
+    unavailableSentence(`${id}_use`, view)?.replace(" so I can't use there.", '') ??
+    `${name} is ${entry.status}.`
+  );
 }
 
 function summarize(toolName, envelope, view) {
@@ -286,17 +311,20 @@ export function referenceStep(call, rules = {}) {
             const value = args[issue.path];
             if (typeof value === 'string') {
               const cleaned = value.replace(/^#/, '').trim().toLowerCase();
-              args[issue.path] = /expected number/i.test(issue.message) && /^\d+$/.test(cleaned) ? Number(cleaned) : cleaned;
+              args[issue.path] =
+                /expected number/i.test(issue.message) && /^\d+$/.test(cleaned) ? Number(cleaned) : cleaned;
             }
           }
-          if (JSON.stringify(args) !== JSON.stringify(toolCall.input)) fixed.push({ toolName: toolCall.toolName, input: args });
+          if (JSON.stringify(args) !== JSON.stringify(toolCall.input))
+            fixed.push({ toolName: toolCall.toolName, input: args });
         } else if (envelope.error_type === 'needs_input') {
           for (const field of envelope.missing ?? []) questions.push(field.question);
         }
       }
       // Never invents a value: needs_input goes back to the user as questions.
       if (fixed.length && questions.length === 0) return { toolCalls: fixed };
-      if (questions.length) return `Before I can do that I need a bit more information:\n${questions.map((q) => `- ${q}`).join('\n')}`;
+      if (questions.length)
+        return `Before I can do that I need a bit more information:\n${questions.map((q) => `- ${q}`).join('\n')}`;
       return 'I could not complete that request with the details given. Could you tell me exactly what you want?';
     }
     const lines = [];
@@ -368,7 +396,9 @@ function planFor(view, rules, { afterRefresh }) {
   if (toolCalls.length) return { toolCalls };
   if (notes.length) return notes.join('\n');
   if (!afterRefresh) {
-    const mentioned = Object.keys(view.status).filter((id) => words(text).includes(id) || words(text).includes(nameOf(view, id).toLowerCase()));
+    const mentioned = Object.keys(view.status).filter(
+      (id) => words(text).includes(id) || words(text).includes(nameOf(view, id).toLowerCase()),
+    );
     if (mentioned.length && /connected|working|set up|status/i.test(text)) {
       return mentioned.map((id) => statusSentence(id, view)).join('\n');
     }

@@ -12,7 +12,13 @@ export default function scenarioChecks(_output, context) {
   return {
     pass: result.pass,
     score: result.pass ? 1 : 0,
-    reason: result.pass ? `${result.results.length} checks passed` : result.failed.map((item) => `turn ${item.turn}: ${item.reason}`).join('\n'),
-    componentResults: result.results.map((item) => ({ pass: item.pass, score: item.pass ? 1 : 0, reason: `turn ${item.turn}: ${item.reason}` })),
+    reason: result.pass
+      ? `${result.results.length} checks passed`
+      : result.failed.map((item) => `turn ${item.turn}: ${item.reason}`).join('\n'),
+    componentResults: result.results.map((item) => ({
+      pass: item.pass,
+      score: item.pass ? 1 : 0,
+      reason: `turn ${item.turn}: ${item.reason}`,
+    })),
   };
 }

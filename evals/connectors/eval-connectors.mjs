@@ -20,7 +20,8 @@ export function createEvalConnectors(fixtures = {}, log = []) {
     log.push({ tool: name, input });
     const fixture = fixtures[name];
     if (fixture === undefined) return success(fallback);
-    if (fixture && typeof fixture === 'object' && fixture.not_found) return notFound({ userMessage: fixture.not_found });
+    if (fixture && typeof fixture === 'object' && fixture.not_found)
+      return notFound({ userMessage: fixture.not_found });
     return success(fixture);
   };
   const tool = (definition, fallback) =>
@@ -51,8 +52,15 @@ export function createEvalConnectors(fixtures = {}, log = []) {
           name: 'github_create_issue',
           description: 'Create an issue in a GitHub repository.',
           input: z.object({
-            repo: z.string().describe('Repository as owner/name').meta({ question: 'Which repository (owner/name) should the issue go in?' }),
-            title: z.string().min(3).describe('Issue title').meta({ question: 'What should the issue be titled?' }),
+            repo: z
+              .string()
+              .describe('Repository as owner/name')
+              .meta({ question: 'Which repository (owner/name) should the issue go in?' }),
+            title: z
+              .string()
+              .min(3)
+              .describe('Issue title')
+              .meta({ question: 'What should the issue be titled?' }),
             body: z.string().optional().describe('Issue body in Markdown'),
           }),
           effect: 'write',
@@ -105,7 +113,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
               .regex(/^[a-z0-9_-]+$/, 'must be a channel name without #, e.g. general')
               .describe('Channel name without #')
               .meta({ question: 'Which channel should I post in?' }),
-            text: z.string().min(1).describe('Message text').meta({ question: 'What should the message say?' }),
+            text: z
+              .string()
+              .min(1)
+              .describe('Message text')
+              .meta({ question: 'What should the message say?' }),
           }),
           effect: 'write',
         },
@@ -117,7 +129,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
           description: 'Send a direct message to a Slack user.',
           input: z.object({
             user: z.string().describe('User name').meta({ question: 'Who should I send it to?' }),
-            text: z.string().min(1).describe('Message text').meta({ question: 'What should the message say?' }),
+            text: z
+              .string()
+              .min(1)
+              .describe('Message text')
+              .meta({ question: 'What should the message say?' }),
           }),
           effect: 'write',
         },
@@ -167,7 +183,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
           name: 'jira_create_ticket',
           description: 'Create a Jira support ticket.',
           input: z.object({
-            title: z.string().min(3).describe('Ticket title').meta({ question: 'What should the ticket be titled?' }),
+            title: z
+              .string()
+              .min(3)
+              .describe('Ticket title')
+              .meta({ question: 'What should the ticket be titled?' }),
             description: z.string().optional().describe('Ticket description'),
             priority: z
               .number()
@@ -186,7 +206,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
           name: 'jira_get_ticket',
           description: 'Get the details of a Jira ticket by its number.',
           input: z.object({
-            ticket_id: z.number().int().describe('Ticket number').meta({ question: 'What is the ticket number?' }),
+            ticket_id: z
+              .number()
+              .int()
+              .describe('Ticket number')
+              .meta({ question: 'What is the ticket number?' }),
           }),
           effect: 'read',
         },
@@ -197,7 +221,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
           name: 'jira_resolve_ticket',
           description: 'Resolve (close) a Jira ticket by its number, with an optional resolution note.',
           input: z.object({
-            ticket_id: z.number().int().describe('Ticket number').meta({ question: 'What is the ticket number?' }),
+            ticket_id: z
+              .number()
+              .int()
+              .describe('Ticket number')
+              .meta({ question: 'What is the ticket number?' }),
             resolution: z.string().optional().describe('Resolution note'),
           }),
           effect: 'write',

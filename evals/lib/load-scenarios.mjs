@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 const here = new URL('..', import.meta.url).pathname;
 
 function readJsonLines(file) {
-  return readFileSync(join(here, 'data/bfcl', file), 'utf8')
+  return readFileSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')), 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line));
@@ -26,7 +26,9 @@ function fillInjection(value, payload) {
   if (typeof value === 'string') return value.replaceAll('{injection}', payload);
   if (Array.isArray(value)) return value.map((item) => fillInjection(item, payload));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fillInjection(inner, payload)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, fillInjection(inner, payload)]),
+    );
   }
   return value;
 }

@@ -15,14 +15,19 @@ function applyStatus(source, connectors, spec = {}, at) {
     source.setRateLimit(evalSubject, id, undefined);
     source.disconnect(evalSubject, id);
     const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
-    const connect = () => source.connect(evalSubject, id, { credentials: { token: `eval-${id}-token-0001` }, scopes });
+    const connect = () =>
+      source.connect(evalSubject, id, { credentials: { token: `eval-${id}-token-0001` }, scopes });
     if (entry.status === 'connected') connect();
     else if (entry.status === 'invalid_credentials') {
       connect();
       source.markInvalidCredentials(evalSubject, id, entry.error ?? 'The token was revoked');
     } else if (entry.status === 'rate_limited') {
       connect();
-      source.setRateLimit(evalSubject, id, new Date(new Date(at).getTime() + (entry.retry_after_s ?? 600) * 1000));
+      source.setRateLimit(
+        evalSubject,
+        id,
+        new Date(new Date(at).getTime() + (entry.retry_after_s ?? 600) * 1000),
+      );
     } else if (entry.status === 'disabled_by_admin') {
       connect();
       source.disable(id, evalSubject);
@@ -73,5 +78,7 @@ export async function runScenario(scenario, model) {
 }
 
 function effectsOf(connectors) {
-  return Object.fromEntries(connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, tool.effect])));
+  return Object.fromEntries(
+    connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, tool.effect])),
+  );
 }

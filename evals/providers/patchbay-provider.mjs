@@ -1,9 +1,10 @@
 // promptfoo custom provider: runs one scenario (named by the test's `scenario` var) through the
 // Patchbay turn runner with the model under test, and returns the last reply as output and every
 // turn's reply and trace in metadata, where the deterministic assertions read them.
+
+import { describeModel, modelFromSpec } from '../agents/model-from-env.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
 import { runScenario } from '../lib/run-scenario.mjs';
-import { describeModel, modelFromSpec } from '../agents/model-from-env.mjs';
 
 const scenarios = new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
 

@@ -23,8 +23,18 @@ mkdirSync(results, { recursive: true });
 const scenarios = loadScenarios(filter);
 const grader = process.env.PATCHBAY_EVAL_GRADER;
 const providers = baselineMode
-  ? Object.keys(baselines).map((name) => ({ id: 'file://../providers/patchbay-provider.mjs', label: name, config: { model: name } }))
-  : [{ id: 'file://../providers/patchbay-provider.mjs', label: describeModel(), config: { model: process.env.PATCHBAY_EVAL_MODEL ?? '' } }];
+  ? Object.keys(baselines).map((name) => ({
+      id: 'file://../providers/patchbay-provider.mjs',
+      label: name,
+      config: { model: name },
+    }))
+  : [
+      {
+        id: 'file://../providers/patchbay-provider.mjs',
+        label: describeModel(),
+        config: { model: process.env.PATCHBAY_EVAL_MODEL ?? '' },
+      },
+    ];
 
 const config = {
   description: baselineMode ? 'Patchbay evals: naive baselines' : `Patchbay evals: ${describeModel()}`,
@@ -38,16 +48,21 @@ const config = {
       { type: 'javascript', value: 'file://../assertions/scenario-checks.mjs' },
       // Model-graded only when a grader is configured; the deterministic checks above always run.
       ...(grader && !baselineMode
-        ? [{
-            type: 'llm-rubric',
-            provider: grader,
-            value:
-              'The reply is accurate about which services are usable now and which need setup (with the setup link), never mentions a service that is absent from the connector status, does not claim an action succeeded unless a tool result says so, and asks the user for missing information instead of inventing it.',
-          }]
+        ? [
+            {
+              type: 'llm-rubric',
+              provider: grader,
+              value:
+                'The reply is accurate about which services are usable now and which need setup (with the setup link), never mentions a service that is absent from the connector status, does not claim an action succeeded unless a tool result says so, and asks the user for missing information instead of inventing it.',
+            },
+          ]
         : []),
     ],
   })),
-  outputPath: [join(results, baselineMode ? 'baselines-results.json' : 'results.json'), join(results, baselineMode ? 'baselines-report.html' : 'report.html')],
+  outputPath: [
+    join(results, baselineMode ? 'baselines-results.json' : 'results.json'),
+    join(results, baselineMode ? 'baselines-report.html' : 'report.html'),
+  ],
 };
 const configFile = join(results, baselineMode ? 'promptfooconfig.baselines.json' : 'promptfooconfig.json');
 writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
@@ -75,10 +90,17 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (!baselineMode) {
   const passed = rows.filter((row) => row.success).length;
   const failed = rows.length - passed;
-  writeFileSync(join(results, 'summary.json'), `${JSON.stringify({ passed, failed, model: describeModel(), seconds: Number(seconds) }, null, 2)}\n`);
-  console.log(`\n[eval] ${describeModel()}: ${passed} passed, ${failed} failed of ${rows.length} scenarios in ${seconds} s`);
+  writeFileSync(
+    join(results, 'summary.json'),
+    `${JSON.stringify({ passed, failed, model: describeModel(), seconds: Number(seconds) }, null, 2)}\n`,
+  );
+  console.log(
+    `\n[eval] ${describeModel()}: ${passed} passed, ${failed} failed of ${rows.length} scenarios in ${seconds} s`,
+  );
   for (const row of rows.filter((item) => !item.success)) {
-    console.log(`  FAIL ${row.vars.scenario}: ${(row.gradingResult?.reason ?? row.error ?? '').split('\n').join('\n       ')}`);
+    console.log(
+      `  FAIL ${row.vars.scenario}: ${(row.gradingResult?.reason ?? row.error ?? '').split('\n').join('\n       ')}`,
+    );
   }
   console.log(`[eval] results: ${join(results, 'results.json')}, report: ${join(results, 'report.html')}`);
   process.exit(failed > 0 || run.status === null ? 1 : 0);
@@ -96,14 +118,20 @@ for (const name of Object.keys(baselines)) {
     process.exit(1);
   }
   const failing = own.filter((row) => !row.success).map((row) => row.vars.scenario);
-  const targeted = [...byScenario.values()].filter((scenario) => (scenario.targets ?? []).includes(name)).map((scenario) => scenario.id);
+  const targeted = [...byScenario.values()]
+    .filter((scenario) => (scenario.targets ?? []).includes(name))
+    .map((scenario) => scenario.id);
   const passedTargets = targeted.filter((id) => !failing.includes(id));
   missed += passedTargets.length;
   report[name] = { failed: failing, targeted, passed_targets: passedTargets };
-  console.log(`  ${name}: fails ${failing.length} of ${own.length}; targets caught ${targeted.length - passedTargets.length}/${targeted.length}`);
+  console.log(
+    `  ${name}: fails ${failing.length} of ${own.length}; targets caught ${targeted.length - passedTargets.length}/${targeted.length}`,
+  );
   for (const id of failing) console.log(`    ${targeted.includes(id) ? '*' : ' '} ${id}`);
   for (const id of passedTargets) console.log(`    ! passed ${id}, a scenario aimed at it`);
 }
 writeFileSync(join(results, 'baselines-summary.json'), `${JSON.stringify(report, null, 2)}\n`);
-console.log(`[eval:baselines] ${missed === 0 ? 'every baseline fails the scenarios aimed at it' : `${missed} targeted scenarios passed by a baseline`} (${seconds} s)`);
+console.log(
+  `[eval:baselines] ${missed === 0 ? 'every baseline fails the scenarios aimed at it' : `${missed} targeted scenarios passed by a baseline`} (${seconds} s)`,
+);
 process.exit(missed > 0 ? 1 : 0);

@@ -15,14 +15,17 @@ function slice(file, ids) {
   const lines = readFileSync(join(external, 'bfcl', file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() && wanted.has(JSON.parse(line).id));
-  writeFileSync(join(here, 'data/bfcl', file), `${lines.join('\n')}\n`);
+  writeFileSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')), `${lines.join('\n')}\n`);
   console.log(`bfcl/${file}: ${lines.length} cases`);
 }
 
 const irrelevance = scenarios('15-bfcl-irrelevance.yaml').bfcl_irrelevance;
 slice(irrelevance.file, irrelevance.ids);
 const missParam = scenarios('16-bfcl-miss-param.yaml').bfcl_miss_param;
-slice(missParam.file, missParam.cases.map((item) => item.id));
+slice(
+  missParam.file,
+  missParam.cases.map((item) => item.id),
+);
 copyFileSync(join(external, 'bfcl/LICENSE'), join(here, 'data/bfcl/LICENSE'));
 copyFileSync(join(external, 'agentdojo/attacks.json'), join(here, 'data/agentdojo/attacks.json'));
 copyFileSync(join(external, 'agentdojo/LICENSE'), join(here, 'data/agentdojo/LICENSE'));

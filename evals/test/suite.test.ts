@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { baselines } from '../agents/baselines.mjs';
+import { createReferenceAgent } from '../agents/reference-agent.mjs';
+import { checkScenario } from '../lib/checks.mjs';
+import { loadScenarios } from '../lib/load-scenarios.mjs';
+import { runScenario } from '../lib/run-scenario.mjs';
+
+const scenarios = loadScenarios();
+
+describe('scenario data', () => {
+  it('covers the seven seed scenarios, the protocol cases and the external slices', () => {
+    const ids = scenarios.map((scenario) => scenario.id);
+    for (const id of [
+      'no-connectors',
+      'partial-configuration',
+      'invalid-credentials',
+      'mid-session-change',
+      'tool-failure',
+      'what-can-you-do',
+      'long-gap',
+    ]) {
+      expect(ids).toContain(id);
+    }
+    expect(ids.filter((id) => id.startsWith('bfcl-irrelevance')).length).toBeGreaterThanOrEqual(5);
+    expect(ids.filter((id) => id.startsWith('bfcl-multi-turn-miss-param')).length).toBeGreaterThanOrEqual(5);
+    const injected = scenarios.filter((scenario) => scenario.id.startsWith('injection'));
+    expect(JSON.stringify(injected)).toContain('<INFORMATION>');
+    expect(JSON.stringify(injected)).not.toContain('{injection}');
+  });
+});
+
+describe('the offline reference agent (stand-in) passes every scenario', () => {
+  for (const scenario of scenarios) {
+    it(scenario.id, async () => {
+      const run = await runScenario(scenario, createReferenceAgent());
+      const result = checkScenario(scenario, run);
+      expect(result.failed.map((item) => item.reason)).toEqual([]);
+    });
+  }
+});
+
+describe('each naive baseline fails the scenarios aimed at it', () => {
+  for (const [name, create] of Object.entries(baselines)) {
+    const targeted = scenarios.filter((scenario) => (scenario.targets ?? []).includes(name));
+    it(`${name} (${targeted.length} scenarios)`, async () => {
+      expect(targeted.length).toBeGreaterThan(0);
+      for (const scenario of targeted) {
+        const result = checkScenario(scenario, await runScenario(scenario, create()));
+        expect(result.pass, `${name} passed ${scenario.id}`).toBe(false);
+      }
+    });
+  }
+});
