@@ -33,8 +33,9 @@ describe('compileCondition', () => {
   });
 
   it('reports a run-time error instead of throwing', () => {
-    const result = compileCondition('nosuchfunction(1)');
-    expect(() => result(scope())).not.toThrow();
+    const result = compileCondition('nosuchfunction(1)')(scope());
+    expect(result.matched).toBe(false);
+    expect(result.error).toMatch(/nosuchfunction/);
   });
 
   it('throws sacp_invalid_condition on a syntax error', () => {
