@@ -6,7 +6,7 @@
 // Writes results/promptfooconfig.json, results/results.json, results/report.html and
 // results/summary.json ({ passed, failed }); exits non-zero when a scenario fails.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { baselines } from '../agents/baselines.mjs';
 import { describeModel } from '../agents/model-from-env.mjs';
@@ -67,6 +67,11 @@ const config = {
 const configFile = join(results, baselineMode ? 'promptfooconfig.baselines.json' : 'promptfooconfig.json');
 writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 
+// A result left from an earlier run must never pass for this one.
+for (const file of [...config.outputPath, join(results, 'summary.json')]) {
+  if (!baselineMode || file !== join(results, 'summary.json')) rmSync(file, { force: true });
+}
+
 const started = Date.now();
 const run = spawnSync(
   join(here, 'node_modules/.bin/promptfoo'),
@@ -83,6 +88,18 @@ const run = spawnSync(
     },
   },
 );
+if (!existsSync(config.outputPath[0])) {
+  console.error(
+    `\n[eval] promptfoo did not produce results (exit ${run.status}); is everything built? Run \`pnpm build\` first.`,
+  );
+  if (!baselineMode) {
+    writeFileSync(
+      join(results, 'summary.json'),
+      `${JSON.stringify({ passed: 0, failed: scenarios.length, model: describeModel(), error: 'no results' }, null, 2)}\n`,
+    );
+  }
+  process.exit(1);
+}
 const output = JSON.parse(readFileSync(config.outputPath[0], 'utf8'));
 const rows = output.results.results;
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
