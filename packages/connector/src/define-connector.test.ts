@@ -61,7 +61,30 @@ describe('defineConnector', () => {
     expect(connector.tools.map((tool) => tool.connectorId)).toEqual(['demo', 'demo']);
     expect(Object.isFrozen(connector)).toBe(true);
     expect(Object.isFrozen(connector.tools)).toBe(true);
-    expect(connector.verify).toBe(definition.verify);
+  });
+
+  it('passes verify results through unchanged', async () => {
+    await expect(defineConnector(definition).verify({ token: 't' })).resolves.toEqual({
+      valid: true,
+      scopes: ['issues:read'],
+    });
+  });
+
+  it.each<[string, ConnectorDefinition['verify']]>([
+    ['rejects', async () => Promise.reject(new Error('Bearer ghp_secretsecretsecretsecret99 refused'))],
+    [
+      'throws synchronously',
+      (() => {
+        throw new TypeError('fetch failed');
+      }) as unknown as ConnectorDefinition['verify'],
+    ],
+  ])('a verify that %s resolves to unreachable without the error text', async (_label, verify) => {
+    const result = await defineConnector({ ...definition, verify }).verify({ token: 't' });
+    expect(result).toEqual({
+      valid: false,
+      reason: 'unreachable',
+      message: 'The service could not be reached.',
+    });
   });
 
   it.each<[string, Partial<ConnectorDefinition> | Record<string, unknown>, RegExp]>([

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
 import { authSchema } from './credentials.js';
 import { isTool } from './define-tool.js';
+import { verifyFailure } from './http.js';
 import type { AnyTool } from './tool.js';
 import { formatDefinitionIssues } from './validation.js';
 
@@ -98,8 +99,23 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
       fields: auth.fields.map((field) => ({ ...field, secret: field.secret ?? true })),
     },
     tools: Object.freeze(tools) as AnyTool[],
-    verify: definition.verify,
+    verify: neverThrowing(definition.verify),
   });
+}
+
+/**
+ * Holds `verify` to its contract whatever its author wrote: a throw (synchronous or not) becomes a
+ * `VerifyResult` through `verifyFailure`, which never repeats the error's text, so no caller has to
+ * guard it and no credential in a message can reach a log.
+ */
+function neverThrowing(verify: ConnectorDefinition['verify']): ConnectorDefinition['verify'] {
+  return async (credentials, options) => {
+    try {
+      return await verify(credentials, options);
+    } catch (error) {
+      return verifyFailure(error);
+    }
+  };
 }
 
 /** The serialisable manifest of a connector, e.g. for a catalog or `patchbay connectors --json`. */

@@ -122,6 +122,48 @@ describe('createHttpClient', () => {
   });
 });
 
+describe('createHttpClient: where credentials may go', () => {
+  const client = (fetch: typeof globalThis.fetch) =>
+    createHttpClient({
+      settings: { baseUrl: 'https://api.example.com/v1', fetch },
+      defaultBaseUrl: 'https://unused.example.com',
+      authorize: () => ({ authorization: 'Bearer secret-token' }),
+    });
+
+  it('follows an absolute URL on the base origin (a pagination link)', async () => {
+    const { fetch, requests } = recordingFetch(json({ page: 2 }));
+    await expect(
+      client(fetch).request({}, { path: 'https://api.example.com/v1/items?page=2' }),
+    ).resolves.toMatchObject({ data: { page: 2 } });
+    expect(requests[0]!.url).toBe('https://api.example.com/v1/items?page=2');
+  });
+
+  it('refuses an absolute URL on another origin without sending anything', async () => {
+    const { fetch, requests } = recordingFetch(json({}));
+    await expect(
+      client(fetch).request({}, { path: 'https://collector.example.net/steal' }),
+    ).rejects.toMatchObject({ code: 'internal_error' });
+    expect(requests).toHaveLength(0);
+  });
+
+  it.each(['/repos/../../admin', '/repos/%2e%2e/admin', '/repos/%2E./x', '/a/./b'])(
+    'refuses the dot segments in %s without sending anything',
+    async (path) => {
+      const { fetch, requests } = recordingFetch(json({}));
+      await expect(client(fetch).request({}, { path })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+      });
+      expect(requests).toHaveLength(0);
+    },
+  );
+
+  it('keeps dots inside a segment (file names, versions)', async () => {
+    const { fetch, requests } = recordingFetch(json({}));
+    await client(fetch).request({}, { path: '/repos/octo/my.repo..v2/x.json' });
+    expect(requests[0]!.url).toBe('https://api.example.com/v1/repos/octo/my.repo..v2/x.json');
+  });
+});
+
 describe('verifyFailure', () => {
   it.each([
     [new HttpError({ status: 401 }), { valid: false, reason: 'invalid_credentials' }],
@@ -134,10 +176,26 @@ describe('verifyFailure', () => {
       new HttpError({ status: 429, headers: { 'retry-after': '30' } }),
       { valid: false, reason: 'rate_limited', retryAfterS: 30 },
     ],
+    [
+      new HttpError({ status: 403, headers: { 'retry-after': '60' } }),
+      { valid: false, reason: 'rate_limited', retryAfterS: 60 },
+    ],
     [new HttpError({ status: 503 }), { valid: false, reason: 'unreachable' }],
     [new TypeError('fetch failed'), { valid: false, reason: 'unreachable' }],
   ])('maps %o', (error, expected) => {
     expect(verifyFailure(error)).toMatchObject(expected);
+  });
+
+  it('reads an HttpError thrown by another copy of the envelope package', () => {
+    // Same brand and code, different class: what a duplicated install produces.
+    const foreign = Object.assign(new Error('HTTP 401'), {
+      code: 'http_error',
+      status: 401,
+      headers: new Headers(),
+      [Symbol.for('patchbay.error')]: true,
+    });
+    expect(foreign).not.toBeInstanceOf(HttpError);
+    expect(verifyFailure(foreign)).toMatchObject({ valid: false, reason: 'invalid_credentials' });
   });
 
   it('never repeats the error text (it may carry a token)', () => {

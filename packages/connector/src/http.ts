@@ -1,4 +1,4 @@
-import { HttpError, retryAfterSeconds } from '@patchbay/envelope';
+import { HttpError, PatchbayError, retryAfterSeconds } from '@patchbay/envelope';
 import type { Credentials, VerifyResult } from './credentials.js';
 
 /** Settings every connector factory accepts (after vercel/ai's provider settings). */
@@ -14,7 +14,10 @@ export interface ConnectorSettings {
 /** One HTTP call a tool makes. */
 export interface HttpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Path relative to the base URL (leading slash optional), or an absolute URL. */
+  /**
+   * Path relative to the base URL (leading slash optional), or an absolute URL on the base URL's
+   * origin (a pagination link). Dot segments and other hosts are refused: credentials go only there.
+   */
   path: string;
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   /** JSON body. */
@@ -47,6 +50,36 @@ function compact(
   });
 }
 
+// `..` and `.` segments, also percent-encoded: the URL parser resolves them, so a path built from
+// model input (`owner: '..'`) could otherwise climb out of the resource it names.
+const dotSegment = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * The URL of one request. Refuses what would send the credentials somewhere the connector did not
+ * mean: another origin than the base URL's, or a path that climbs out with dot segments.
+ */
+function requestUrl(baseUrl: string, path: string): URL {
+  const absolute = /^https?:\/\//i.test(path);
+  const raw = absolute ? path : `${baseUrl}/${path.replace(/^\/+/, '')}`;
+  const pathPart = raw.replace(/^https?:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
+  if (pathPart.split('/').some((segment) => dotSegment.test(segment))) {
+    throw new PatchbayError('invalid_arguments', 'A value in the request path is not a valid name or id.');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new PatchbayError('invalid_arguments', 'A value in the request path is not a valid name or id.');
+  }
+  if (absolute && url.origin !== new URL(baseUrl).origin) {
+    throw new PatchbayError(
+      'internal_error',
+      'The connector asked to send a request outside its service; it was not sent.',
+    );
+  }
+  return url;
+}
+
 /**
  * Creates the HTTP client a connector's tools share. `authorize` turns the subject's credentials
  * into headers; it is called per request, so credentials never live in the client.
@@ -62,9 +95,7 @@ export function createHttpClient(options: {
   return {
     async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
       const fetchImpl = options.settings.fetch ?? globalThis.fetch;
-      const url = new URL(
-        /^https?:\/\//.test(request.path) ? request.path : `${baseUrl}/${request.path.replace(/^\/+/, '')}`,
-      );
+      const url = requestUrl(baseUrl, request.path);
       for (const [key, value] of compact(request.query ?? {})) url.searchParams.append(key, value);
       const headers = new Headers({
         accept: 'application/json',
@@ -105,9 +136,14 @@ export function createHttpClient(options: {
 
 /** Maps an error thrown while verifying credentials to a `VerifyResult`; never throws, never leaks. */
 export function verifyFailure(error: unknown): VerifyResult {
-  if (error instanceof HttpError) {
+  // `isHttpError`, not `instanceof`: a connector built against another copy of the envelope package
+  // throws HttpErrors this copy's class does not recognise.
+  if (HttpError.isHttpError(error)) {
     if (error.status === 401 || error.status === 403) {
-      if (error.status === 403 && error.headers.get('x-ratelimit-remaining') === '0') {
+      // GitHub's secondary limit is a 403 with Retry-After, its primary one a 403 with no requests left.
+      const rateLimited =
+        error.headers.get('x-ratelimit-remaining') === '0' || error.headers.has('retry-after');
+      if (error.status === 403 && rateLimited) {
         return {
           valid: false,
           reason: 'rate_limited',

@@ -8,7 +8,8 @@ import {
 } from './example-connector.js';
 
 // Broken on purpose: verify lets a network failure escape as an exception instead of reporting
-// `unreachable`.
+// `unreachable`. `defineConnector` now wraps verify so it cannot throw; a hand-assembled connector
+// (spread after definition) still can, and the suite must catch it.
 const throwingVerify = async (credentials: Record<string, string>) => {
   const response = await exampleRequest(
     {},
@@ -21,7 +22,10 @@ const throwingVerify = async (credentials: Record<string, string>) => {
   return { valid: true as const, scopes: ['items:read', 'items:write'] };
 };
 
-describeConnectorConformance(defineConnector({ ...createExampleDefinition(), verify: throwingVerify }), {
-  credentials: exampleCredentials,
-  samples: exampleSamples,
-});
+describeConnectorConformance(
+  { ...defineConnector(createExampleDefinition()), verify: throwingVerify },
+  {
+    credentials: exampleCredentials,
+    samples: exampleSamples,
+  },
+);
