@@ -106,6 +106,44 @@ describe('patchbay mcp (stdio)', () => {
     // Nothing but JSON-RPC on stdout: the client never failed to parse a line.
     expect(errors).toEqual([]);
     expect(stderr()).toContain('serving 1 connector(s) for "default" over stdio');
+    expect(JSON.stringify([tools, listed, destructive, status]) + stderr()).not.toContain(service.goodToken);
+  });
+
+  it('answers every request read before the end of input, then exits 0', async () => {
+    const home = await connectedHome();
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'demo_list_items', arguments: {} } },
+    ];
+    const child = spawn(process.execPath, [cliBinary, '--home', home, 'mcp'], {
+      env: { ...baseEnv(), PATCHBAY_SECRET_KEY: secretKey },
+      cwd: tmpdir(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin!.end(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    expect(await exited).toBe(0);
+    const answers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result: unknown });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(answers[1]!.result).toMatchObject({ isError: false, structuredContent: { ok: true } });
   });
 
   it('answers a not-connected tool with connector_not_configured and tells the host when a connector is disabled', async () => {

@@ -129,6 +129,9 @@ export const mcpCommand: Command = {
         await gateway.connect(new StdioServerTransport(stdin, runtime.streams.stdout as unknown as Writable));
         runtime.note(`patchbay mcp: serving ${connectors.length} connector(s) for "${subject}" over stdio`);
         await stopped;
+        // Requests read just before the end of input still get their answers: let handlers start, then finish.
+        await new Promise((resolve) => setImmediate(resolve));
+        await gateway.settled();
         await gateway.close();
       }
     } finally {

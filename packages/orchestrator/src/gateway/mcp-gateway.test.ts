@@ -196,30 +196,33 @@ describe('notifications/tools/list_changed', () => {
     expect(names(await client.listTools())).toEqual(['refresh_connector_status']);
   });
 
-  it('is sent right after a call comes back rate_limited, and the connector tools leave the list', async () => {
-    acme.server.use(
-      http.get(
-        `${serviceUrl}/tickets/:id`,
-        () =>
-          new HttpResponse(JSON.stringify({ message: 'slow down' }), {
-            status: 429,
-            headers: { 'content-type': 'application/json', 'retry-after': '120' },
-          }),
-      ),
-    );
-    const { client, nextListChanged } = await connectGateway((source) => connectAcme(source));
-    await client.listTools();
-    const changed = nextListChanged();
-    const result = await client.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({
-      ok: false,
-      error_type: 'rate_limited',
-      retry_after_s: 120,
-    });
-    await changed;
-    expect(names(await client.listTools())).toEqual(['refresh_connector_status']);
-  });
+  it.each<{ status: number; headers: Record<string, string>; errorType: string }>([
+    { status: 429, headers: { 'retry-after': '120' }, errorType: 'rate_limited' },
+    { status: 401, headers: {}, errorType: 'invalid_credentials' },
+  ])(
+    'is sent right after a call comes back $errorType, and the connector tools leave the list',
+    async ({ status, headers, errorType }) => {
+      acme.server.use(
+        http.get(
+          `${serviceUrl}/tickets/:id`,
+          () =>
+            new HttpResponse(JSON.stringify({ message: 'no' }), {
+              status,
+              headers: { 'content-type': 'application/json', ...headers },
+            }),
+        ),
+      );
+      const { client, nextListChanged } = await connectGateway((source) => connectAcme(source));
+      await client.listTools();
+      const changed = nextListChanged();
+      const result = await client.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ ok: false, error_type: errorType });
+      expect(JSON.stringify(result)).not.toContain(secretToken);
+      await changed;
+      expect(names(await client.listTools())).toEqual(['refresh_connector_status']);
+    },
+  );
 });
 
 describe('tools/call', () => {

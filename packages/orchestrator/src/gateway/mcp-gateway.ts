@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -87,6 +88,8 @@ export interface McpGateway {
    * Resolves to whether the tool list changed.
    */
   recheck(): Promise<boolean>;
+  /** Resolves once no tool call is running and every answer went to the transport: close after it on end of input. */
+  settled(): Promise<void>;
   /** Stops the recheck timer and closes the server. */
   close(): Promise<void>;
 }
@@ -319,7 +322,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
   }
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const running = new Set<Promise<unknown>>();
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const call = callTool(request, extra);
+    running.add(call);
+    return call.finally(() => running.delete(call));
+  });
+
+  async function callTool(request: CallToolRequest, extra: McpGatewayRequest): Promise<CallToolResult> {
     const subject = await subjectOf(extra);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
@@ -345,7 +356,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await recheck(extra);
     }
     return toCallToolResult(envelope);
-  });
+  }
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
@@ -418,6 +429,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     server,
     connect: (transport) => server.connect(transport),
     recheck: () => recheck(),
+    async settled() {
+      while (running.size > 0) {
+        await Promise.allSettled([...running]);
+        // The SDK sends the answer a few promise steps after the handler settles; closing earlier drops it.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
     async close() {
       stopTimer();
       await server.close();
