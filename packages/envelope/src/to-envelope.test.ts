@@ -169,6 +169,16 @@ const rows: Row[] = [
     },
   },
   {
+    rule: 'Slack body alone with an unknown error code → upstream_error naming the code, as in an HttpError',
+    value: { ok: false, error: 'is_archived' },
+    expected: {
+      error_type: 'upstream_error',
+      retryable: false,
+      user_message: expect.stringContaining('is_archived'),
+    },
+    absent: ['meta'],
+  },
+  {
     rule: '403 with x-ratelimit-remaining 0 and GitHub epoch x-ratelimit-reset → rate_limited',
     value: new HttpError({
       status: 403,

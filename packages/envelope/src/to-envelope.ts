@@ -141,8 +141,14 @@ function classify(
   const http = httpView(value);
   if (http) return fromHttp(http, context);
   if ((value as { ok?: unknown }).ok === false) {
-    const mapped = fromApiErrorBody(value as Record<string, unknown>, context);
+    const body = value as Record<string, unknown>;
+    const mapped = fromApiErrorBody(body, context);
     if (mapped) return mapped;
+    // The service answered with an error code of its own: its failure, not ours (as for an HttpError).
+    if (typeof body.error === 'string') {
+      const { meta: _meta, ...envelope } = fromHttp({ status: 200, body }, context);
+      return envelope;
+    }
   }
   // Anything else: a generic message, no stack and no internals.
   return failure('internal_error', common);
