@@ -22,7 +22,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function startGateway() {
+async function startGateway(refreshIntervalMs = 0) {
   const statusSource = createInMemoryStatusSource();
   statusSource.connect('alice', 'acme', {
     credentials: { token: secretToken },
@@ -38,11 +38,11 @@ async function startGateway() {
       statusSource,
       // A shared gateway: whom a request is for comes with the request.
       resolveSubject: (request) => String(request.requestInfo?.headers['x-patchbay-user'] ?? 'anonymous'),
-      refreshIntervalMs: 0,
+      refreshIntervalMs,
     },
   });
   servers.push(served);
-  return served;
+  return Object.assign(served, { statusSource });
 }
 
 async function connectClient(url: string, user: string) {
@@ -107,6 +107,24 @@ describe('serveMcpGatewayHttp', () => {
     expect(result.structuredContent).toMatchObject({ error_type: 'rate_limited' });
     await changed;
     expect((await alice.listTools()).tools.map((tool) => tool.name)).toEqual(['refresh_connector_status']);
+  });
+
+  it('pushes tools/list_changed from the interval recheck on the session’s standalone stream', async () => {
+    const served = await startGateway(50);
+    const bob = await connectClient(served.url, 'bob');
+    const changed = new Promise<void>((resolve) =>
+      bob.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()),
+    );
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(['refresh_connector_status']);
+    served.statusSource.connect('bob', 'acme', {
+      credentials: { token: secretToken },
+      scopes: ['tickets:read'],
+    });
+    await changed;
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'acme_get_ticket',
+      'refresh_connector_status',
+    ]);
   });
 
   it('refuses requests naming a non-loopback host (DNS rebinding)', async () => {
