@@ -1,5 +1,5 @@
 import { HttpError } from '@patchbay/envelope';
-import { callToolAsSubject, createTestServer, type ResponseSpec, snapshotFor } from '@patchbay/testing';
+import { callConnectorTool, createTestServer, type ResponseSpec } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { graphqlErrors, graphqlHeaders, linearFailures } from './fixtures/linear-responses.js';
 import { linear } from './linear-connector.js';
@@ -14,11 +14,7 @@ const callWith = async (
   input: unknown = { issue_id: 'ENG-1' },
 ) => {
   server.use({ [endpoint]: response });
-  return callToolAsSubject(linear.tools.find((candidate) => candidate.name === tool)!, input, {
-    snapshot: snapshotFor(linear, 'connected'),
-    credentials,
-    setupUrl: linear.setupUrl,
-  });
+  return callConnectorTool(linear, tool, input, { credentials });
 };
 
 describe('Linear error codes', () => {

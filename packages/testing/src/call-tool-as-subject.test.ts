@@ -2,6 +2,7 @@ import { defineConnector, defineTool, type ToolContext } from '@patchbay/connect
 import { success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { callConnectorTool } from './call-connector-tool.js';
 import { callToolAsSubject } from './call-tool-as-subject.js';
 import { snapshotFor } from './snapshot-for.js';
 
@@ -78,5 +79,35 @@ describe('callToolAsSubject', () => {
       setup_url: connector.setupUrl,
     });
     expect(seen).toEqual([]);
+  });
+});
+
+describe('callConnectorTool', () => {
+  it('runs the named tool as a connected subject with the given credentials', async () => {
+    seen.length = 0;
+    const envelope = await callConnectorTool(connector, 'notes_post', { text: 'hi' }, { credentials });
+    expect(envelope).toMatchObject({ ok: true, data: { posted: 'hi' } });
+    expect(seen[0]).toMatchObject({ credentials, scopes: ['notes:write'] });
+  });
+
+  it('grants only the given scopes, so a missing one is refused with the setup URL', async () => {
+    const envelope = await callConnectorTool(
+      connector,
+      'notes_post',
+      { text: 'hi' },
+      { credentials, scopes: [] },
+    );
+    expect(envelope).toMatchObject({
+      ok: false,
+      error_type: 'permission_denied',
+      missing_scopes: ['notes:write'],
+      setup_url: 'https://notes.example.test/connect',
+    });
+  });
+
+  it('throws unknown_tool for a name the connector does not have', () => {
+    expect(() => callConnectorTool(connector, 'notes_delete', {}, { credentials })).toThrow(
+      expect.objectContaining({ code: 'unknown_tool' }),
+    );
   });
 });

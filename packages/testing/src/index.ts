@@ -1,3 +1,4 @@
+export { type CallConnectorToolOptions, callConnectorTool } from './call-connector-tool.js';
 export { type CallToolAsSubjectOptions, callToolAsSubject } from './call-tool-as-subject.js';
 export { canaryCredentials, canarySecret, findSecretLeaks } from './canary.js';
 export {

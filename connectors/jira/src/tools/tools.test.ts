@@ -1,4 +1,4 @@
-import { callToolAsSubject, createTestServer, snapshotFor } from '@patchbay/testing';
+import { callConnectorTool, callToolAsSubject, createTestServer, snapshotFor } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import {
   createdComment,
@@ -25,11 +25,7 @@ const credentials = { email: 'mia@acme.example', api_token: 'ATATT3xFfGF0-test-t
 const basic = `Basic ${Buffer.from('mia@acme.example:ATATT3xFfGF0-test-token').toString('base64')}`;
 const connected = snapshotFor(jira, 'connected');
 const call = (name: string, input: unknown, connector = jira) =>
-  callToolAsSubject(connector.tools.find((tool) => tool.name === name)!, input, {
-    snapshot: snapshotFor(connector, 'connected'),
-    credentials,
-    setupUrl: connector.setupUrl,
-  });
+  callConnectorTool(connector, name, input, { credentials });
 
 describe('jira_get_issue', () => {
   it('gets the issue with Basic auth and returns the description as plain text', async () => {

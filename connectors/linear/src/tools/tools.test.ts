@@ -1,4 +1,4 @@
-import { callToolAsSubject, createTestServer, type RecordedRequest, snapshotFor } from '@patchbay/testing';
+import { callConnectorTool, createTestServer, type RecordedRequest } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import {
   commentCreated,
@@ -40,11 +40,7 @@ const server = createTestServer({
 const apiKey = 'lin_api_test0000000000000000000000';
 const credentials = { api_key: apiKey };
 const call = (name: string, input: unknown, connector = linear, given = credentials) =>
-  callToolAsSubject(connector.tools.find((tool) => tool.name === name)!, input, {
-    snapshot: snapshotFor(connector, 'connected'),
-    credentials: given,
-    setupUrl: connector.setupUrl,
-  });
+  callConnectorTool(connector, name, input, { credentials: given });
 const variablesOf = (request: RecordedRequest | undefined) =>
   (request?.body as { variables?: Record<string, unknown> })?.variables;
 
