@@ -70,4 +70,10 @@ describe('buildSystemPrompt', () => {
     expect(ids).toEqual(['github', 'jira', 'linear', 'slack']);
     expect(catalog).not.toMatch(/not_configured|"connected"/);
   });
+
+  it('carries every would_enable entry, which the per-turn block may shorten to the first', () => {
+    const prompt = buildSystemPrompt({ identity, catalog: allConnectors() });
+    const slackLine = prompt.split('\n').find((line) => line.startsWith('- slack ('));
+    expect(slackLine).toContain('Would enable: Send messages to channels; Reply in threads.');
+  });
 });

@@ -10,7 +10,8 @@ export interface BuildSystemPromptOptions {
   blocks?: readonly ProtocolBlockName[];
   /**
    * Installed connectors to describe in a static catalog. Status is not part of it, so it is the same
-   * for every user of a deployment; what each user has connected arrives per turn.
+   * for every user of a deployment; what each user has connected arrives per turn. With a catalog, render
+   * the per-turn context with `catalogInSystemPrompt: true` to keep only the first `would_enable` entry.
    */
   catalog?: readonly Connector[];
 }
@@ -23,11 +24,13 @@ function renderCatalog(connectors: readonly Connector[]): string {
         .map((tool) => tool.name)
         .sort()
         .join(', ');
-      return `- ${connector.id} (${connector.name}): ${connector.description} Can: ${connector.capabilities.join('; ')}. Tools: ${tools}.`;
+      const wouldEnable = connector.wouldEnable.length > 0 ? ` Would enable: ${connector.wouldEnable.join('; ')}.` : '';
+      return `- ${connector.id} (${connector.name}): ${connector.description} Can: ${connector.capabilities.join('; ')}. Tools: ${tools}.${wouldEnable}`;
     });
   return [
     'Connectors installed in this deployment. Whether each one is usable for the current user is only in',
-    '<connector_status>; a connector missing from it must not be mentioned.',
+    '<connector_status>; a connector missing from it must not be mentioned. Where "would_enable" there names',
+    'less than the line below, the line below is the full list.',
     ...lines,
   ].join('\n');
 }

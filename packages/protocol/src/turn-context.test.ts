@@ -20,6 +20,26 @@ describe('renderTurnContext', () => {
     );
   });
 
+  it('keeps only the first would_enable entry when the system prompt carries the catalog', () => {
+    const snapshot = snapshotOf({
+      slack: { status: 'not_configured' },
+      jira: { status: 'invalid_credentials', error: 'Token expired.' },
+    });
+    expect(renderTurnContext(snapshot, { connectors, catalogInSystemPrompt: true })).toBe(
+      '<current_time>2026-11-21T15:00:00Z</current_time>\n' +
+        '<connector_status captured_at="2026-11-21T15:00:00Z">' +
+        '{"jira":{"error":"Token expired.","setup_url":"https://app.example.com/settings/integrations/jira",' +
+        '"status":"invalid_credentials","would_enable":["Create and update Jira tickets"]},' +
+        '"slack":{"setup_url":"https://app.example.com/settings/integrations/slack","status":"not_configured",' +
+        '"would_enable":["Send messages to channels"]}}' +
+        '</connector_status>',
+    );
+    // Without the catalog the block is the only place the model can learn the full list.
+    expect(connectorStatusWire(snapshot, { connectors }).slack).toMatchObject({
+      would_enable: ['Send messages to channels', 'Reply in threads'],
+    });
+  });
+
   it('renders equal status byte-identically whatever the key and insertion order', () => {
     const a = snapshotOf({
       github: { status: 'connected', scopes: ['repo', 'issues:write'] },
@@ -33,9 +53,11 @@ describe('renderTurnContext', () => {
     });
     const reversedConnectors = [...connectors].reverse();
     for (const format of ['compact', 'pretty'] as const) {
-      expect(renderTurnContext(a, { connectors, format })).toBe(
-        renderTurnContext(b, { connectors: reversedConnectors, format }),
-      );
+      for (const catalogInSystemPrompt of [false, true]) {
+        expect(renderTurnContext(a, { connectors, format, catalogInSystemPrompt })).toBe(
+          renderTurnContext(b, { connectors: reversedConnectors, format, catalogInSystemPrompt }),
+        );
+      }
     }
   });
 

@@ -20,6 +20,12 @@ export interface ConnectorStatusWireOptions {
   connectors: readonly Connector[];
   /** Render `disabled_by_admin` entries (status only). Off by default: the model must not learn of them. */
   includeDisabled?: boolean;
+  /**
+   * Set when the static system prompt carries the connector catalog (`buildSystemPrompt({ catalog })`):
+   * `would_enable` then keeps only its first entry, because the catalog already lists them all in the
+   * cached prefix. Leave it off when the catalog is not in the prompt, or the model loses the rest.
+   */
+  catalogInSystemPrompt?: boolean;
 }
 
 /** Options of {@link renderTurnContext}. */
@@ -59,7 +65,9 @@ export function connectorStatusWire(
         const item: ConnectorStatusWire = { status: entry.status };
         if (connector) {
           item.setup_url = connector.setupUrl;
-          item.would_enable = [...connector.wouldEnable];
+          item.would_enable = options.catalogInSystemPrompt
+            ? connector.wouldEnable.slice(0, 1)
+            : [...connector.wouldEnable];
         }
         if (entry.status === 'invalid_credentials' && entry.error !== undefined) item.error = entry.error;
         if (entry.status === 'rate_limited' && entry.retryAfter !== undefined) {
