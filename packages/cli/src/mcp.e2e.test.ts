@@ -136,7 +136,7 @@ describe('patchbay mcp (stdio)', () => {
       stdout += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stdin!.end(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    child.stdin!.end(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
     expect(await exited).toBe(0);
     const answers = stdout
       .trim()
