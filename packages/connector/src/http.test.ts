@@ -157,6 +157,21 @@ describe('createHttpClient: where credentials may go', () => {
     },
   );
 
+  it.each(['not a url', 'ftp://files.example.com'])(
+    'refuses the base URL %s when the client is created, naming the setting',
+    (baseUrl) => {
+      expect(() =>
+        createHttpClient({
+          settings: { baseUrl },
+          defaultBaseUrl: 'https://x.example',
+          authorize: () => ({}),
+        }),
+      ).toThrow(
+        expect.objectContaining({ code: 'invalid_settings', message: expect.stringMatching(/baseUrl/) }),
+      );
+    },
+  );
+
   it('keeps dots inside a segment (file names, versions)', async () => {
     const { fetch, requests } = recordingFetch(json({}));
     await client(fetch).request({}, { path: '/repos/octo/my.repo..v2/x.json' });

@@ -54,11 +54,28 @@ function compact(
 // model input (`owner: '..'`) could otherwise climb out of the resource it names.
 const dotSegment = /^(?:\.|%2e){1,2}$/i;
 
+/** The origin of a base URL; a setting that is not an http(s) URL fails when the connector is created. */
+function originOf(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new PatchbayError(
+      'invalid_settings',
+      'baseUrl must be an http(s) URL, e.g. https://api.example.com (check the connector settings).',
+    );
+  }
+  return url.origin;
+}
+
 /**
  * The URL of one request. Refuses what would send the credentials somewhere the connector did not
  * mean: another origin than the base URL's, or a path that climbs out with dot segments.
  */
-function requestUrl(baseUrl: string, path: string): URL {
+function requestUrl(baseUrl: string, baseOrigin: string, path: string): URL {
   const absolute = /^https?:\/\//i.test(path);
   const raw = absolute ? path : `${baseUrl}/${path.replace(/^\/+/, '')}`;
   const pathPart = raw.replace(/^https?:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
@@ -71,7 +88,7 @@ function requestUrl(baseUrl: string, path: string): URL {
   } catch {
     throw new PatchbayError('invalid_arguments', 'A value in the request path is not a valid name or id.');
   }
-  if (absolute && url.origin !== new URL(baseUrl).origin) {
+  if (absolute && url.origin !== baseOrigin) {
     throw new PatchbayError(
       'internal_error',
       'The connector asked to send a request outside its service; it was not sent.',
@@ -92,10 +109,11 @@ export function createHttpClient(options: {
   headers?: Record<string, string>;
 }): HttpClient {
   const baseUrl = (options.settings.baseUrl ?? options.defaultBaseUrl).replace(/\/+$/, '');
+  const baseOrigin = originOf(baseUrl);
   return {
     async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
       const fetchImpl = options.settings.fetch ?? globalThis.fetch;
-      const url = requestUrl(baseUrl, request.path);
+      const url = requestUrl(baseUrl, baseOrigin, request.path);
       for (const [key, value] of compact(request.query ?? {})) url.searchParams.append(key, value);
       const headers = new Headers({
         accept: 'application/json',
