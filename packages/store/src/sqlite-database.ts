@@ -97,20 +97,16 @@ export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync 
  * across processes.
  */
 export function immediateTransaction<T>(database: DatabaseSync, work: () => T): T {
-  database.exec('BEGIN IMMEDIATE');
-  try {
-    const result = work();
-    database.exec('COMMIT');
-    return result;
-  } catch (error) {
-    if (database.isTransaction) database.exec('ROLLBACK');
-    throw error;
-  }
+  return transaction(database, 'BEGIN IMMEDIATE', work);
 }
 
 /** Runs `work` inside a deferred read transaction, so several SELECTs see one snapshot. */
 export function readTransaction<T>(database: DatabaseSync, work: () => T): T {
-  database.exec('BEGIN');
+  return transaction(database, 'BEGIN', work);
+}
+
+function transaction<T>(database: DatabaseSync, begin: 'BEGIN' | 'BEGIN IMMEDIATE', work: () => T): T {
+  database.exec(begin);
   try {
     const result = work();
     database.exec('COMMIT');
