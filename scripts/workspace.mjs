@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export function workspacePackages(root) {
   const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
   const section = yaml.split(/^packages:\s*$/m)[1]?.split(/^\S/m)[0] ?? '';
-  const globs = [...section.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((match) => match[1]);
+  const globs = [...section.matchAll(/^\s*-\s+['"]?([^'"\s]+)['"]?\s*$/gm)].map((match) => match[1]);
   const dirs = [];
   for (const glob of globs) {
     if (glob.endsWith('/*')) {

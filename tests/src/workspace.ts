@@ -8,6 +8,7 @@ export const root = join(import.meta.dirname, '../..');
 export interface PackageDir {
   dir: string;
   name: string;
+  // biome-ignore lint/suspicious/noExplicitAny: package.json is free-form; tests read fields by name
   manifest: Record<string, any>;
 }
 
