@@ -1,5 +1,6 @@
-// Synthetic connectors for the benchmark: realistic names, descriptions and input schemas, stand-in
-// execute and verify functions that never touch a network.
+// Synthetic connectors for the benchmark: stand-ins whose execute and verify never touch a network.
+// The wire-facing fields (would_enable phrases, setup URLs, scope names, tool names) are shaped after
+// the real connectors in connectors/ so their token sizes match; the bench prints that calibration.
 import { type Connector, defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
@@ -112,11 +113,50 @@ function inputFor(verb: string, noun: string) {
   return z.object({ id: z.string().describe(`Id of the ${label}`) });
 }
 
+// Scope naming styles seen in real services: resource:action (Slack, Resend), action:product-resource
+// (Jira), snake_case (Notion), plain words (Linear).
+const scopeStyles: ((noun: string) => [read: string, write: string, admin: string])[] = [
+  (noun) => [`${noun}s:read`, `${noun}s:write`, `${noun}s:delete`],
+  (noun) => [`read:${noun}s`, `write:${noun}s`, `admin:${noun}s`],
+  (noun) => [`read_${noun}s`, `update_${noun}s`, `delete_${noun}s`],
+  () => ['read', 'write', 'admin'],
+];
+
+// Where real services send a user to create a token or install an app.
+const setupPaths = [
+  'settings/tokens',
+  'settings/account/security',
+  'developers/applications',
+  'profile/integrations',
+  'account/api-tokens',
+  'api-keys',
+];
+
+// Phrased like the real manifests: what the user gets, in their words, 10 to 15 tokens each.
+const wouldEnableStyles: ((name: string, nouns: string) => [string, string])[] = [
+  (name, nouns) => [
+    `Find, read and search your ${name} ${nouns} from chat`,
+    `Create ${name} ${nouns} and update existing ones for you`,
+  ],
+  (name, nouns) => [
+    `Look up and triage ${name} ${nouns} without leaving the conversation`,
+    `Open new ${name} ${nouns} and change their status for you`,
+  ],
+  (name, nouns) => [
+    `Catch up on recent ${name} ${nouns} and summarise them`,
+    `Post and update ${name} ${nouns} when you ask`,
+  ],
+];
+
 /** `count` synthetic connectors with 3 to 6 tools each, deterministic. */
 export function syntheticConnectors(count: number): Connector[] {
   return services.slice(0, count).map(([id, name, noun], index) => {
     const toolCount = 3 + (index % 4);
     const used = verbs.slice(0, toolCount);
+    const nouns = `${noun.replaceAll('_', ' ')}s`;
+    const [read, write, admin] = scopeStyles[index % scopeStyles.length]!(noun);
+    const scopeName = { read, write, admin };
+    const host = index % 3 === 0 ? `app.${id}.com` : index % 3 === 1 ? `${id}.com` : `${id}.io`;
     return defineConnector({
       id,
       name,
@@ -124,28 +164,30 @@ export function syntheticConnectors(count: number): Connector[] {
       auth: {
         kind: 'oauth2',
         scopes: [
-          { name: 'read', description: `Read ${name} data` },
-          { name: 'write', description: `Change ${name} data` },
-          { name: 'admin', description: `Delete ${name} data` },
+          { name: read, description: `Read ${name} data` },
+          { name: write, description: `Change ${name} data` },
+          { name: admin, description: `Delete ${name} data` },
         ],
       },
-      capabilities: used.map((entry) => `${entry.verb} ${noun.replaceAll('_', ' ')}s`),
-      wouldEnable: [
-        `Find and read ${name} ${noun.replaceAll('_', ' ')}s from chat`,
-        `Create and update ${name} ${noun.replaceAll('_', ' ')}s`,
-      ],
-      setupUrl: `https://app.example.com/settings/integrations/${id}`,
+      capabilities: used.map((entry) => `${entry.verb} ${nouns}`),
+      wouldEnable: wouldEnableStyles[index % wouldEnableStyles.length]!(name, nouns),
+      setupUrl: `https://${host}/${setupPaths[index % setupPaths.length]}`,
       tools: used.map((entry) =>
         defineTool({
           name: `${id}_${entry.verb}_${entry.verb === 'list' || entry.verb === 'search' ? `${noun}s` : noun}`,
           description: entry.text.replaceAll('{name}', name).replaceAll('{noun}', noun.replaceAll('_', ' ')),
           input: inputFor(entry.verb, noun),
           effect: entry.effect,
-          requiredScopes: [entry.scope],
+          requiredScopes: [scopeName[entry.scope]],
           execute: async () => success({}),
         }),
       ),
-      verify: async () => ({ valid: true, scopes: ['read', 'write', 'admin'] }),
+      verify: async () => ({ valid: true, scopes: [read, write, admin] }),
     });
   });
+}
+
+/** The scopes a synthetic connector declares, in read, write, admin order (the bench grants from these). */
+export function syntheticScopes(connector: Connector): string[] {
+  return connector.auth.scopes.map((scope) => scope.name);
 }
