@@ -24,7 +24,8 @@ function renderCatalog(connectors: readonly Connector[]): string {
         .map((tool) => tool.name)
         .sort()
         .join(', ');
-      const wouldEnable = connector.wouldEnable.length > 0 ? ` Would enable: ${connector.wouldEnable.join('; ')}.` : '';
+      const wouldEnable =
+        connector.wouldEnable.length > 0 ? ` Would enable: ${connector.wouldEnable.join('; ')}.` : '';
       return `- ${connector.id} (${connector.name}): ${connector.description} Can: ${connector.capabilities.join('; ')}. Tools: ${tools}.${wouldEnable}`;
     });
   return [
