@@ -1,4 +1,4 @@
-import type { Connector, Credentials } from '@patchbay/connector';
+import type { Connector, Credentials, VerifyResult } from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
 import { usageError } from '../cli-error.js';
 import type { Command, CommandValues } from '../command.js';
@@ -110,16 +110,13 @@ export const connectCommand: Command = {
     const credentials = await collectCredentials(connector, values, runtime);
     for (const value of Object.values(credentials)) runtime.addSecret(value);
     const secrets = Object.values(credentials);
-    const result = await connector
-      .verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) })
-      .catch(
-        (error: unknown) =>
-          ({
-            valid: false,
-            reason: 'unreachable',
-            message: `Verification failed: ${(error as Error)?.message ?? 'unknown error'}`,
-          }) as const,
-      );
+    let result: VerifyResult;
+    try {
+      result = await connector.verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) });
+    } catch {
+      // A verify that throws (sync or async) broke the contract; its message may carry the token.
+      result = { valid: false, reason: 'unreachable', message: 'Verification failed inside the connector.' };
+    }
     const { subject } = runtime.settings;
     const store = runtime.store();
     if (result.valid) {
