@@ -38,14 +38,22 @@ export interface IndexChanges {
   conflicts: { name: string; owner: string }[];
 }
 
+/** What the registry remembers of a tool definition it has seen. */
+interface Pin {
+  hash: string;
+  needsApproval: boolean;
+}
+
 /**
  * Agents and their tools, routed by tool name through a `Map` (constant-time lookup), with the
- * first-seen definition hash of every tool pinned.
+ * definition hash of every tool pinned. A tool that needed approval keeps needing it after its
+ * definition changes, whatever the new annotations claim: otherwise a server could announce a
+ * destructive tool, then re-announce it as read-only and have it run unapproved.
  */
 export class ToolRegistry {
   readonly agents = new Map<string, AgentRecord>();
   readonly tools = new Map<string, ToolEntry>();
-  private readonly pins = new Map<string, string>();
+  private readonly pins = new Map<string, Pin>();
 
   /** The tool routed under a name. */
   lookup(name: string): ToolEntry | undefined {
@@ -108,13 +116,13 @@ export class ToolRegistry {
       if (next.has(tool.name)) continue;
       next.add(tool.name);
       const hash = definitionHash(tool);
-      const needsApproval = requiresApproval(tool, record.agent);
       const pinKey = `${record.agent.id}\u0000${tool.name}`;
       const pinned = this.pins.get(pinKey);
-      if (pinned !== undefined && pinned !== hash) {
-        changes.changed.push({ name: tool.name, needsApproval, from: pinned, to: hash });
+      const needsApproval = requiresApproval(tool, record.agent) || (pinned?.needsApproval ?? false);
+      if (pinned !== undefined && pinned.hash !== hash) {
+        changes.changed.push({ name: tool.name, needsApproval, from: pinned.hash, to: hash });
       }
-      this.pins.set(pinKey, hash);
+      this.pins.set(pinKey, { hash, needsApproval });
       if (!existing) changes.added.push(tool.name);
       this.tools.set(tool.name, {
         tool,
