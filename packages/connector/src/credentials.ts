@@ -16,6 +16,12 @@ export const credentialFieldSchema = z.object({
   secret: z.boolean().default(true),
   /** Environment variable conventionally holding this field, for the CLI. */
   env: z.string().optional(),
+  /**
+   * Whether connecting works without this field (a region, a self-hosted base URL, a workspace id).
+   * Optional fields are neither demanded nor prompted for; only values given are stored. Absent means
+   * false, and is left absent so manifests written before the flag existed parse to the same value.
+   */
+  optional: z.boolean().optional(),
 });
 /** One credential field a user supplies when connecting. */
 export type CredentialField = z.input<typeof credentialFieldSchema>;
