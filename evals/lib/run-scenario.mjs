@@ -41,13 +41,18 @@ export async function runScenario(scenario, model) {
   const connectors = createEvalConnectors(scenario.fixtures ?? {}, sideEffects);
   const statusSource = createInMemoryStatusSource();
   applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at);
-  const orchestrator = createOrchestrator({ statusSource, connectors });
+  // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
+  // would judge a scenario's rate limit by the day the suite runs rather than by the scenario's time.
+  let scenarioTime = new Date(scenario.turns[0].at);
+  const now = () => new Date(scenarioTime);
+  const orchestrator = createOrchestrator({ statusSource, connectors, now });
   await orchestrator.start();
   const threadStore = createInMemoryThreadStore();
   const systemPrompt = buildSystemPrompt({ identity, catalog: connectors });
   const turns = [];
   try {
     for (const turn of scenario.turns) {
+      scenarioTime = new Date(turn.at);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
       const statusBefore = await statusSource.load(evalSubject);
       const result = await runTurn({
@@ -60,7 +65,7 @@ export async function runScenario(scenario, model) {
         statusSource,
         systemPrompt,
         threadStore,
-        now: () => new Date(turn.at),
+        now,
       });
       const statusAfter = await statusSource.load(evalSubject);
       turns.push({

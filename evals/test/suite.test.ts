@@ -51,3 +51,15 @@ describe('each naive baseline fails the scenarios aimed at it', () => {
     });
   }
 });
+
+describe('the harness', () => {
+  it('gates calls by the scenario clock, not the day the suite runs', async () => {
+    // The rate limit lifts at 15:15 on the scenario day; a gate on the wall clock would let the call through
+    // (as needs_input) on any later day.
+    const scenario = scenarios.find((candidate) => candidate.id === 'rate-limited')!;
+    const run = await runScenario(scenario, baselines['advertise-everything']());
+    const calls = run.turns[0].trace.calls.filter((call) => call.toolName === 'slack_post_message');
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call.envelope).toMatchObject({ ok: false, error_type: 'rate_limited' });
+  });
+});
