@@ -17,7 +17,12 @@ function freshHome(): string {
   return home;
 }
 
-async function writerProcess(home: string, writerId: string, count: number, mode: 'write' | 'approve') {
+async function writerProcess(
+  home: string,
+  writerId: string,
+  count: number,
+  mode: 'write' | 'approve' | 'thread',
+) {
   const { stdout } = await run(process.execPath, [writer, home, writerId, String(count), mode], {
     env: { ...process.env, PATCHBAY_SECRET_KEY: secretKey },
   });
@@ -52,6 +57,34 @@ describe('two processes writing at once', () => {
       const audit = await store.audit.list({ limit: 10_000 });
       expect(audit).toHaveLength(2 * count);
       expect(new Set(audit.map((record) => record.seq)).size).toBe(2 * count);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('appends to one thread from two processes in one total order, losing nothing', async () => {
+    const home = freshHome();
+    const count = 150;
+    const batchSize = 10; // as in test/concurrent-writer.mjs
+    await Promise.all([writerProcess(home, 'a', count, 'thread'), writerProcess(home, 'b', count, 'thread')]);
+    const store = openStore({ home, secretKey });
+    try {
+      const texts = (await store.threads.load('shared-thread'))!.messages.map(
+        (message) => message.content as string,
+      );
+      expect(texts).toHaveLength(2 * count * batchSize);
+      // Every append is one contiguous run, in its own order.
+      for (let position = 0; position < texts.length; position += batchSize) {
+        const [writerId, index] = texts[position]!.split(':');
+        expect(texts.slice(position, position + batchSize)).toEqual(
+          Array.from({ length: batchSize }, (_, part) => `${writerId}:${index}:${part}`),
+        );
+      }
+      // Each writer's appends keep the order it made them in.
+      for (const writerId of ['a', 'b']) {
+        const firsts = texts.filter((text) => text.startsWith(`${writerId}:`) && text.endsWith(':0'));
+        expect(firsts).toEqual(Array.from({ length: count }, (_, index) => `${writerId}:${index}:0`));
+      }
     } finally {
       store.close();
     }

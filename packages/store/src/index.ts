@@ -8,6 +8,7 @@ export {
   secretKeyLength,
 } from './secret-key.js';
 export { SqliteStore } from './sqlite-store.js';
+export { SqliteThreadStore } from './sqlite-thread-store.js';
 export type {
   AuditEntry,
   AuditLog,
@@ -15,6 +16,8 @@ export type {
   AuditSink,
   ConnectionSummary,
   PatchbayStore,
+  PatchbayThreadStore,
   PolicyRule,
+  ReplyAuditRecord,
   SaveConnectionInput,
 } from './store.js';

@@ -80,6 +80,24 @@ export const migrations: readonly Migration[] = [
     name: 'proposal_definition_hash',
     sql: 'ALTER TABLE proposals ADD COLUMN definition_hash TEXT;',
   },
+  {
+    version: 3,
+    name: 'threads',
+    // One row per message; (thread_id, ordinal) is the total order, and the primary key makes two
+    // appends that somehow computed the same position fail instead of interleaving.
+    sql: `
+      CREATE TABLE threads (
+        thread_id TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        appended_at TEXT NOT NULL,
+        format TEXT NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (thread_id, ordinal)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { SqliteHandle } from './sqlite-handle.js';
-import type { AuditEntry, AuditLog, AuditRecord } from './store.js';
+import type { AuditEntry, AuditLog, AuditRecord, ReplyAuditRecord } from './store.js';
 
 /** The audit table: rows are only ever inserted (triggers refuse UPDATE and DELETE). */
 export class SqliteAuditLog implements AuditLog {
@@ -13,6 +13,12 @@ export class SqliteAuditLog implements AuditLog {
         .prepare('INSERT INTO audit (at, entry) VALUES (?, ?)')
         .run(at, JSON.stringify({ ...entry, at })),
     );
+  }
+
+  /** Appends a `@patchbay/sacp` reply record, tagged `event: 'sacp_reply'`. */
+  async write(record: ReplyAuditRecord): Promise<void> {
+    const at = typeof record.timestamp === 'string' ? record.timestamp : undefined;
+    await this.append({ event: 'sacp_reply', ...(record as Record<string, unknown>), ...(at ? { at } : {}) });
   }
 
   /** Entries in append order. */

@@ -6,6 +6,7 @@ import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { immediateTransaction, readTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { SqliteProposalStore } from './sqlite-proposal-store.js';
+import { SqliteThreadStore } from './sqlite-thread-store.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
 
 /** Stored in `admin_policy.subject` for rules that apply to every subject. */
@@ -50,6 +51,7 @@ const credentialContext = (subject: string, connectorId: string) =>
 export class SqliteStore implements PatchbayStore {
   readonly proposals: SqliteProposalStore;
   readonly audit: SqliteAuditLog;
+  readonly threads: SqliteThreadStore;
   private secretKey: ResolvedSecretKey | undefined;
 
   constructor(
@@ -58,6 +60,7 @@ export class SqliteStore implements PatchbayStore {
   ) {
     this.proposals = new SqliteProposalStore(handle);
     this.audit = new SqliteAuditLog(handle);
+    this.threads = new SqliteThreadStore(handle);
   }
 
   /** The database file. */

@@ -1,5 +1,5 @@
 import type { Credentials, StatusSource } from '@patchbay/connector';
-import type { ProposalStore } from '@patchbay/orchestrator';
+import type { ProposalStore, ThreadStore } from '@patchbay/orchestrator';
 
 /** A connection as listed (no credentials: listing never decrypts). */
 export interface ConnectionSummary {
@@ -50,24 +50,46 @@ export interface AuditSink {
   append(entry: AuditEntry): Promise<void>;
 }
 
+/**
+ * A reply record as `@patchbay/sacp` writes it (`SacpAuditRecord`): any JSON object, its
+ * `timestamp` used as the entry's time. Structural, so the store needs no dependency on sacp.
+ */
+export interface ReplyAuditRecord {
+  timestamp?: string | undefined;
+}
+
 /** The append-only audit log of a store. */
 export interface AuditLog extends AuditSink {
+  /**
+   * Appends a chain reply record, which makes the log an `AuditSink` of `@patchbay/sacp`
+   * (`defineChain({ audit: store.audit })`). Stored as is with `event: 'sacp_reply'` (unless the
+   * record names its own event) and `at` from its `timestamp`.
+   */
+  write(record: ReplyAuditRecord): Promise<void>;
   /** Entries in append order, optionally after a sequence number, at most `limit` (default 100). */
   list(options?: { afterSeq?: number; limit?: number }): Promise<AuditRecord[]>;
+}
+
+/** The orchestrator's {@link ThreadStore}, plus what an operator needs to forget a conversation. */
+export interface PatchbayThreadStore extends ThreadStore {
+  /** Deletes every message of a thread. Returns false when it had none. */
+  delete(threadId: string): Promise<boolean>;
 }
 
 /**
  * Everything Patchbay persists, behind one interface so the embedded SQLite store and a future
  * Postgres store are interchangeable. It is the {@link StatusSource} of the protocol and the
- * orchestrator, and `proposals` is their {@link ProposalStore}.
+ * orchestrator, `proposals` is their {@link ProposalStore} and `threads` their {@link ThreadStore}.
  */
 export interface PatchbayStore extends StatusSource {
   /** Where the data lives (a file path for SQLite). */
   readonly location: string;
   /** Proposals awaiting or past approval; every transition is a compare-and-set. */
   readonly proposals: ProposalStore;
-  /** The append-only audit log. */
+  /** The append-only audit log; also an `AuditSink` of `@patchbay/sacp`. */
   readonly audit: AuditLog;
+  /** Conversation threads: the orchestrator's `ThreadStore` for `runTurn`. */
+  readonly threads: PatchbayThreadStore;
 
   /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
   saveConnection(subject: string, connection: SaveConnectionInput): Promise<void>;

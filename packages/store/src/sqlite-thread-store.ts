@@ -1,0 +1,77 @@
+import { PatchbayError } from '@patchbay/envelope';
+import type { Thread } from '@patchbay/orchestrator';
+import { messageSentAt } from '@patchbay/protocol';
+import { decodeMessage, encodeMessage, type MessageFormat, type ModelMessage } from './message-json.js';
+import { immediateTransaction } from './sqlite-database.js';
+import type { SqliteHandle } from './sqlite-handle.js';
+import type { PatchbayThreadStore } from './store.js';
+
+interface ThreadRow {
+  message: string;
+  format: MessageFormat;
+}
+
+function requireThreadId(threadId: string): void {
+  if (typeof threadId !== 'string' || threadId.trim() === '') {
+    throw new PatchbayError('invalid_argument', 'threadId must be a non-empty string.');
+  }
+}
+
+/**
+ * Conversation threads in SQLite, one row per message with its position. An append takes the
+ * write lock before reading the last position, so appends from several processes to one thread
+ * each land as one contiguous run and none overwrites another.
+ */
+export class SqliteThreadStore implements PatchbayThreadStore {
+  constructor(private readonly handle: SqliteHandle) {}
+
+  /** The thread's messages in append order, or undefined when it has none. */
+  async load(threadId: string): Promise<Thread | undefined> {
+    requireThreadId(threadId);
+    const rows = this.handle.guard(
+      (database) =>
+        database
+          .prepare('SELECT message, format FROM threads WHERE thread_id = ? ORDER BY ordinal')
+          .all(threadId) as unknown as ThreadRow[],
+    );
+    if (rows.length === 0) return undefined;
+    return { id: threadId, messages: rows.map((row) => decodeMessage(row.message, row.format)) };
+  }
+
+  /** Appends messages after the thread's last one, in one `BEGIN IMMEDIATE` transaction. */
+  async append(threadId: string, messages: readonly ModelMessage[]): Promise<void> {
+    requireThreadId(threadId);
+    if (messages.length === 0) return;
+    const appendedAt = new Date().toISOString();
+    // Encoding first: a message that cannot be stored aborts the append before anything is written.
+    const rows = messages.map((message) => ({
+      ...encodeMessage(message),
+      role: message.role,
+      sentAt: messageSentAt(message) ?? appendedAt,
+    }));
+    this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        const last = database
+          .prepare('SELECT MAX(ordinal) AS ordinal FROM threads WHERE thread_id = ?')
+          .get(threadId) as { ordinal: number | null } | undefined;
+        const next = Number(last?.ordinal ?? -1) + 1;
+        const insert = database.prepare(
+          `INSERT INTO threads (thread_id, ordinal, role, sent_at, appended_at, format, message)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        );
+        rows.forEach((row, index) => {
+          insert.run(threadId, next + index, row.role, row.sentAt, appendedAt, row.format, row.json);
+        });
+      }),
+    );
+  }
+
+  /** Deletes a thread's messages. Returns false when it had none. */
+  async delete(threadId: string): Promise<boolean> {
+    requireThreadId(threadId);
+    return this.handle.guard((database) => {
+      const result = database.prepare('DELETE FROM threads WHERE thread_id = ?').run(threadId);
+      return Number(result.changes) > 0;
+    });
+  }
+}
