@@ -1,4 +1,9 @@
-import type { Connector, Credentials, VerifyResult } from '@patchbay/connector';
+import {
+  type Connector,
+  type Credentials,
+  secretCredentialValues,
+  type VerifyResult,
+} from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
 import { usageError } from '../cli-error.js';
 import type { Command, CommandValues } from '../command.js';
@@ -23,9 +28,18 @@ function fieldFlags(values: CommandValues): Map<string, string> {
 }
 
 /**
+ * Whether a credential field may be left out. Read defensively: `Connector['auth']['fields']` does not
+ * declare `optional` yet, though `defineConnector` keeps it.
+ */
+function isOptional(field: Connector['auth']['fields'][number]): boolean {
+  return (field as { optional?: unknown }).optional === true;
+}
+
+/**
  * Collects every credential field: `--field name=ENV`, `--token-env VAR` for the token (or the
  * only secret field), the field's conventional env variable, else a prompt on the terminal
- * (hidden for secrets). Values are taken from the environment by name so they never sit in argv.
+ * (hidden for secrets). Optional fields are taken when given and skipped otherwise. Values are taken
+ * from the environment by name so they never sit in argv.
  */
 async function collectCredentials(
   connector: Connector,
@@ -67,6 +81,8 @@ async function collectCredentials(
       credentials[field.name] = value;
       continue;
     }
+    // Connecting works without it: not demanded, not prompted for, and nothing stored in its place.
+    if (isOptional(field)) continue;
     if (runtime.streams.stdin.isTTY) {
       const question = `${connector.name} ${field.description} (${field.name}): `;
       const answer = field.secret
@@ -80,7 +96,7 @@ async function collectCredentials(
   }
   if (missing.length > 0) {
     const hint =
-      missing.length === 1 && fields.length === 1
+      missing.length === 1 && fields.filter((field) => !isOptional(field)).length === 1
         ? '--token-env VAR'
         : missing.map((name) => `--field ${name}=ENVVAR`).join(' ');
     throw usageError(
@@ -108,8 +124,12 @@ export const connectCommand: Command = {
   async run(runtime, values, [id]) {
     const connector = await runtime.connector(id!);
     const credentials = await collectCredentials(connector, values, runtime);
-    for (const value of Object.values(credentials)) runtime.addSecret(value);
-    const secrets = Object.values(credentials);
+    // Fields declared `secret: false` (a region, an account SID) stay readable, as everywhere else.
+    const secrets = secretCredentialValues(
+      credentials,
+      connector.auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
+    );
+    for (const value of secrets) runtime.addSecret(value);
     let result: VerifyResult;
     try {
       result = await connector.verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) });
