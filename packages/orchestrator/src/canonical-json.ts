@@ -1,37 +1,7 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@patchbay/protocol';
 
-function canonicalize(value: unknown, seen: WeakSet<object>): unknown {
-  if (value === null || typeof value !== 'object') {
-    // JSON has no undefined, NaN or functions; normalise them the way JSON.stringify would.
-    if (typeof value === 'number' && !Number.isFinite(value)) return null;
-    return value;
-  }
-  if (seen.has(value)) throw new TypeError('cannot canonicalize a cyclic value');
-  seen.add(value);
-  let result: unknown;
-  if (Array.isArray(value)) {
-    result = value.map((item) =>
-      item === undefined || typeof item === 'function' ? null : canonicalize(item, seen),
-    );
-  } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    result = canonicalize((value as { toJSON: () => unknown }).toJSON(), seen);
-  } else {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const inner = (value as Record<string, unknown>)[key];
-      if (inner === undefined || typeof inner === 'function' || typeof inner === 'symbol') continue;
-      sorted[key] = canonicalize(inner, seen);
-    }
-    result = sorted;
-  }
-  seen.delete(value);
-  return result;
-}
-
-/** JSON of a value with object keys sorted at every depth, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonicalize(value, new WeakSet())) ?? 'null';
-}
+export { canonicalJson };
 
 /** Hex SHA-256 of the canonical JSON of a value: the identity of a call's arguments. */
 export function argsHash(value: unknown): string {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { AnyTool, Connector, Credentials, StatusSource, SubjectState } from '@patchbay/connector';
+import type { Connector, Credentials, StatusSource, SubjectState } from '@patchbay/connector';
 import { secretCredentialValues, toolAvailability } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
 import type { Logger } from 'pino';

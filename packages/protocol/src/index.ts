@@ -29,7 +29,7 @@ export {
 } from './meta-tool.js';
 export { type ToolCallHandler, toAiSdkTools, toLanguageModelTools } from './model-tools.js';
 export { type ProtocolBlockName, protocolBlockNames, protocolBlocks } from './prompt-blocks.js';
-export { type JsonValue, stableStringify } from './stable-json.js';
+export { canonicalJson, type JsonValue, stableStringify } from './stable-json.js';
 export { type BuildSystemPromptOptions, buildSystemPrompt } from './system-prompt.js';
 export { countTokens } from './tokens.js';
 export {
