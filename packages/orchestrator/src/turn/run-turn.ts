@@ -84,6 +84,16 @@ export interface RunTurnOptions {
   identity?: string;
   /** A complete static system prompt instead of `buildSystemPrompt({ identity })`. */
   systemPrompt?: string;
+  /**
+   * Adds the static connector catalog (every installed connector with everything it would enable) to
+   * the built system prompt; the per-turn block then carries only the first `would_enable` entry.
+   */
+  catalog?: boolean;
+  /**
+   * Set when your own `systemPrompt` carries the catalog (`buildSystemPrompt({ catalog })`), so the
+   * per-turn block carries only the first `would_enable` entry. Implied by `catalog`.
+   */
+  catalogInSystemPrompt?: boolean;
   /** Most model calls in one turn. Default 8. */
   maxSteps?: number;
   /** Temperature of the first attempt; the provider's default when absent. */
@@ -276,14 +286,22 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       ...(options.verify ? { verify: options.verify } : {}),
     });
   let snapshot: StatusSnapshot = await capture();
+  const builtWithCatalog = options.systemPrompt === undefined && options.catalog === true;
   const systemPrompt =
-    options.systemPrompt ?? buildSystemPrompt({ identity: options.identity ?? defaultIdentity });
+    options.systemPrompt ??
+    buildSystemPrompt({
+      identity: options.identity ?? defaultIdentity,
+      ...(builtWithCatalog ? { catalog: connectors } : {}),
+    });
+  // Only a prompt that lists every would_enable entry lets the per-turn block drop all but the first.
+  const catalogInSystemPrompt =
+    builtWithCatalog || (options.systemPrompt !== undefined && options.catalogInSystemPrompt === true);
   const userMessage = stampMessage({ role: 'user', content: options.message }, clock());
   const base = assembleMessages({
     systemPrompt,
     history,
     userMessage,
-    turnContext: renderTurnContext(snapshot, { connectors }),
+    turnContext: renderTurnContext(snapshot, { connectors, catalogInSystemPrompt }),
     ...(options.layout ? { layout: options.layout } : {}),
     provider: cacheProviderOf(options.model),
   });
