@@ -126,8 +126,10 @@ async function main() {
     ratio_p99_mcp_agent_vs_bare: ratio('mcp_agent', 'p99'),
     ratio_p50_orchestrator_vs_bare: ratio('orchestrator_execute', 'p50'),
     ratio_p99_orchestrator_vs_bare: ratio('orchestrator_execute', 'p99'),
-    target_ratio_mcp_agent: 1.1,
-    meets_target: ratio('mcp_agent', 'p50') <= 1.1,
+    // The target (issue 5) is for a call through the orchestrator; the agent alone is reported beside it.
+    target_ratio_p50: 1.1,
+    meets_target: ratio('orchestrator_execute', 'p50') <= 1.1,
+    meets_target_mcp_agent_alone: ratio('mcp_agent', 'p50') <= 1.1,
   };
   await mkdir(dirname(resultsPath), { recursive: true });
   await writeFile(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
