@@ -9,6 +9,7 @@ export {
 } from './mcp-gateway.js';
 export { toMcpTool } from './mcp-tool.js';
 export {
+  defaultSessionIdleTimeoutMs,
   isLoopbackHost,
   type McpGatewayHttpOptions,
   type McpGatewayHttpServer,

@@ -4,10 +4,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { HttpResponse, http } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from '../../test/support.js';
 import { createOrchestrator } from '../orchestrator.js';
-import { isLoopbackHost, type McpGatewayHttpServer, serveMcpGatewayHttp } from './serve-http.js';
+import {
+  isLoopbackHost,
+  type McpGatewayHttpOptions,
+  type McpGatewayHttpServer,
+  serveMcpGatewayHttp,
+} from './serve-http.js';
 
 // msw serves the Acme API; requests to the loopback gateway itself pass through.
 const acme = createAcmeServer();
@@ -22,7 +28,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function startGateway(refreshIntervalMs = 0) {
+async function startGateway(refreshIntervalMs = 0, extra: Partial<McpGatewayHttpOptions> = {}) {
   const statusSource = createInMemoryStatusSource();
   statusSource.connect('alice', 'acme', {
     credentials: { token: secretToken },
@@ -40,6 +46,7 @@ async function startGateway(refreshIntervalMs = 0) {
       resolveSubject: (request) => String(request.requestInfo?.headers['x-patchbay-user'] ?? 'anonymous'),
       refreshIntervalMs,
     },
+    ...extra,
   });
   servers.push(served);
   return Object.assign(served, { statusSource });
@@ -167,6 +174,36 @@ describe('serveMcpGatewayHttp', () => {
     expect((await rawRequest(served.url, { method: 'POST', headers, body: '{not json' })).status).toBe(400);
     expect((await rawRequest(served.url.replace('/mcp', '/other'), { method: 'GET' })).status).toBe(404);
     expect(served.sessionCount()).toBe(0);
+  });
+
+  it('closes a session its host left without DELETE once nothing of it stays open for the idle timeout', async () => {
+    const logged: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
+    const served = await startGateway(0, { sessionIdleTimeoutMs: 100, logger });
+    // A host that stays: its notification stream is open, so it is never idle.
+    const staying = await connectClient(served.url, 'alice');
+    await staying.listTools();
+    // A host that goes away: the client closes its streams but never sends DELETE.
+    const leaving = new Client({ name: 'leaving', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(served.url));
+    await leaving.connect(transport);
+    await leaving.listTools();
+    const abandoned = transport.sessionId!;
+    expect(served.sessionCount()).toBe(2);
+    await leaving.close();
+
+    await vi.waitFor(() => expect(logged.join('')).toContain('idle session closed'), { timeout: 5_000 });
+    expect(served.sessionCount()).toBe(1);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const late = await rawRequest(served.url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': abandoned, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(late.status).toBe(404);
+    // The one that stayed idled longer than the timeout between its last request and now, yet still works.
+    expect((await staying.listTools()).tools.map((tool) => tool.name)).toContain('acme_get_ticket');
+    expect(logged.filter((line) => line.includes('idle session closed'))).toHaveLength(1);
   });
 
   it('knows loopback hosts', () => {

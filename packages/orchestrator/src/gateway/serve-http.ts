@@ -19,6 +19,12 @@ export interface McpGatewayHttpOptions {
   path?: string;
   /** Largest accepted request body, in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * How long a session may go without any open request or stream before it is closed (its gateway
+   * and transport), in ms. Default 30 minutes; 0 keeps abandoned sessions forever. A host holding
+   * the notification stream open is never idle.
+   */
+  sessionIdleTimeoutMs?: number;
   /** A pino logger; silent by default. */
   logger?: Logger;
 }
@@ -38,7 +44,14 @@ export interface McpGatewayHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   gateway: McpGateway;
+  /** Requests and streams of this session still open. */
+  open: number;
+  /** Armed while nothing is open; closes the session when it fires. */
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
+
+/** Default of {@link McpGatewayHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
+export const defaultSessionIdleTimeoutMs = 30 * 60 * 1000;
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -74,7 +87,7 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
 
 /**
  * Serves the gateway over MCP streamable HTTP: one gateway (and status watch) per session, created at
- * `initialize` and dropped on `DELETE` or close. Bound to a loopback address, requests whose `Host`
+ * `initialize` and dropped on `DELETE`, close, or after `sessionIdleTimeoutMs` with nothing open. Bound to a loopback address, requests whose `Host`
  * header names another host are refused, so a web page cannot reach it through DNS rebinding.
  */
 export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promise<McpGatewayHttpServer> {
@@ -82,24 +95,56 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'mcp-gateway-http' });
+  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? defaultSessionIdleTimeoutMs;
   const loopbackOnly = isLoopbackHost(host);
   const sessions = new Map<string, Session>();
+
+  function forget(sessionId: string): void {
+    const session = sessions.get(sessionId);
+    if (!session) return;
+    clearTimeout(session.idleTimer);
+    sessions.delete(sessionId);
+  }
+
+  /** Closes a session nobody has touched for the idle timeout: a host that went away without DELETE. */
+  async function expire(sessionId: string, session: Session): Promise<void> {
+    if (sessions.get(sessionId) !== session || session.open > 0) return;
+    forget(sessionId);
+    log.info({ session: sessionId, idle_timeout_ms: idleTimeoutMs }, 'idle session closed');
+    await Promise.allSettled([session.gateway.close(), session.transport.close()]);
+  }
+
+  /** Counts a request or stream as open until its response closes; the idle clock runs only at zero. */
+  function track(sessionId: string, session: Session, response: ServerResponse): void {
+    session.open += 1;
+    clearTimeout(session.idleTimer);
+    session.idleTimer = undefined;
+    response.once('close', () => {
+      session.open -= 1;
+      if (session.open > 0 || idleTimeoutMs <= 0 || sessions.get(sessionId) !== session) return;
+      session.idleTimer = setTimeout(() => void expire(sessionId, session), idleTimeoutMs);
+      // Open sockets keep the process alive, not the idle clock.
+      session.idleTimer.unref?.();
+    });
+  }
 
   async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown) {
     const gateway = createMcpGateway(options.gateway);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, gateway });
+        const session: Session = { transport, gateway, open: 0, idleTimer: undefined };
+        sessions.set(sessionId, session);
+        track(sessionId, session, response);
         log.info({ session: sessionId }, 'session opened');
       },
       onsessionclosed: (sessionId) => {
-        sessions.delete(sessionId);
+        forget(sessionId);
         log.info({ session: sessionId }, 'session closed');
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) forget(transport.sessionId);
     };
     await gateway.connect(transport);
     await transport.handleRequest(request, response, body);
@@ -123,6 +168,7 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
         sendJsonRpcError(response, 404, -32001, 'Session not found');
         return;
       }
+      track(sessionId, session, response);
       await session.transport.handleRequest(request, response);
       return;
     }
@@ -173,6 +219,7 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
     sessionCount: () => sessions.size,
     async close() {
       const open = [...sessions.values()];
+      for (const session of open) clearTimeout(session.idleTimer);
       sessions.clear();
       await Promise.allSettled(open.map((session) => session.gateway.close()));
       await new Promise<void>((resolve) => {
