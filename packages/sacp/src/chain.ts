@@ -254,6 +254,7 @@ export function defineChain(definition: ChainDefinition): Chain {
       }
 
       let outcome: NodeOutcome;
+      let configurationError: { code: string; message: string } | undefined;
       try {
         outcome = isAgentNode(node)
           ? await runAgentNode(node, input, {
@@ -274,7 +275,12 @@ export function defineChain(definition: ChainDefinition): Chain {
             });
       } catch (error) {
         const envelope = toEnvelope(error, { correlationId: state.correlationId });
-        const detail = envelope.ok ? 'unknown error' : envelope.user_message;
+        // Our own `sacp_*` errors describe a mistake in the chain's set-up in words we wrote (no
+        // secrets), so they are shown as they are; any other error only as its envelope's message.
+        if (PatchbayError.isInstance(error) && error.code.startsWith('sacp_')) {
+          configurationError = { code: error.code, message: error.message };
+        }
+        const detail = configurationError?.message ?? (envelope.ok ? 'unknown error' : envelope.user_message);
         outcome = {
           reply: {
             thought: '',
@@ -310,6 +316,7 @@ export function defineChain(definition: ChainDefinition): Chain {
         guardrails: guarded.applied,
         ...(resume ? { resumed: true } : {}),
         edge: null,
+        ...(configurationError ? { error: configurationError } : {}),
       };
       state.trace.push(entry);
       await writeAudit(state, nodeId, step, outcome, guarded.applied, reply);

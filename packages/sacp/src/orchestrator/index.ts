@@ -1,0 +1,1 @@
+export { type TurnAgentEvent, type TurnAgentRunnerOptions, turnAgentRunner } from './turn-agent-runner.js';
