@@ -332,6 +332,39 @@ describe('turnAgentRunner', () => {
     });
   });
 
+  it('ends a node that runs out of steps with a failure reply, and offers each node only its connectors', async () => {
+    const { statusSource, orchestrator } = await setup();
+    const looper = createScriptedModel([
+      { toolCalls: [{ toolName: 'tracker_list_issues', input: { project: 'WEB' } }] },
+    ]);
+    const chain = defineChain({
+      start: 'looper',
+      nodes: { looper: { model: looper, system: 'You keep looking.' } },
+      runAgent: turnAgentRunner({
+        orchestrator,
+        connectors: (nodeId) => (nodeId === 'looper' ? [tracker] : connectors),
+        statusSource,
+        subject: 'ana',
+        now,
+        maxSteps: 1,
+      }),
+    });
+
+    const result = await chain.run('Look at WEB.');
+
+    expect(looper.calls).toHaveLength(1);
+    expect(looper.calls[0]?.tools?.map((offered) => offered.name)).toEqual([
+      'tracker_create_issue',
+      'tracker_list_issues',
+      'refresh_connector_status',
+    ]);
+    expect(promptText(looper.calls[0]!)).not.toContain('\\"chat\\"');
+    expect(result.state).toBe('failed');
+    expect(result.reply).toMatchObject({ status: 'failure', data: { error_code: 'turn_step_limit' } });
+    expect(result.reply.message).toContain('I stopped after 1 steps');
+    expect(result.trace[0]?.ok).toBe(true);
+  });
+
   it('refuses a node that brings its own AI SDK tools: they would bypass the orchestrator', async () => {
     const { statusSource, orchestrator } = await setup();
     const model = createScriptedModel([]);
