@@ -460,22 +460,49 @@ describe('runTurn', () => {
     expect(result.trace.outcome).toBe('step_limit');
   });
 
-  it('never shows credentials to the model', async () => {
-    const { statusSource, orchestrator } = await setup({ chat: true });
-    const model = createScriptedModel([
-      { toolCalls: [{ toolName: 'tracker_list_issues', input: { project: 'WEB' } }] },
-      'ok',
-    ]);
-    await runTurn({
+  it('never shows credentials to the model, even when a service echoes them', async () => {
+    // A service that answers with the caller's token (as some error pages and debug endpoints do).
+    const echo = defineConnector({
+      id: 'echo',
+      name: 'Echo',
+      description: 'A service that repeats the request back, used by this test.',
+      auth: { kind: 'bearer' },
+      capabilities: ['echo requests'],
+      wouldEnable: ['Echo requests'],
+      setupUrl: 'https://app.test/settings/echo',
+      tools: [
+        defineTool({
+          name: 'echo_whoami',
+          description: 'Shows how the request was authorised.',
+          input: z.object({}),
+          effect: 'read',
+          execute: async (_input, context) =>
+            success({
+              authorization: `Bearer ${context.credentials.token}`,
+              note: context.credentials.token,
+            }),
+        }),
+      ],
+      verify: async () => ({ valid: true, scopes: [] }),
+    });
+    const statusSource = createInMemoryStatusSource();
+    statusSource.connect('ana', 'echo', { credentials: { token: 'echo-secret-1' } });
+    const orchestrator = createOrchestrator({ statusSource, connectors: [echo] });
+    await orchestrator.start();
+    const model = createScriptedModel([{ toolCalls: [{ toolName: 'echo_whoami', input: {} }] }, 'ok']);
+    const result = await runTurn({
       model,
       thread: 't13',
-      message: 'List WEB',
+      message: 'Who am I on Echo?',
       subject: 'ana',
       orchestrator,
-      connectors,
+      connectors: [echo],
       statusSource,
       now,
     });
-    expect(JSON.stringify(model.calls)).not.toMatch(/secret-1/);
+    expect(result.trace.calls[0]).toMatchObject({ sent: true, envelope: { ok: true } });
+    expect(model.calls).toHaveLength(2);
+    expect(JSON.stringify(model.calls)).not.toMatch(/echo-secret-1/);
+    expect(JSON.stringify(result.thread)).not.toMatch(/echo-secret-1/);
   });
 });
