@@ -7,7 +7,7 @@ export {
   type McpGatewayOptions,
   type McpGatewayRequest,
 } from './mcp-gateway.js';
-export { toMcpTool } from './mcp-tool.js';
+export { agentToolToMcp, toMcpTool } from './mcp-tool.js';
 export {
   defaultSessionIdleTimeoutMs,
   isLoopbackHost,

@@ -11,13 +11,19 @@ import {
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  type Tool as McpTool,
   ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Connector, StatusSnapshot, StatusSource } from '@patchbay/connector';
+import {
+  type Connector,
+  type StatusSnapshot,
+  type StatusSource,
+  toolAvailability,
+} from '@patchbay/connector';
 import {
   type Envelope,
   type ErrorType,
@@ -32,8 +38,8 @@ import {
   buildSystemPrompt,
   captureStatus,
   connectorStatusWire,
-  type ExposedTool,
   exposedTools,
+  isMetaTool,
   type JsonValue,
   refreshConnectorStatusToolName,
   renderTurnContext,
@@ -41,18 +47,27 @@ import {
   type VerifyOptions,
 } from '@patchbay/protocol';
 import { type Logger, pino } from 'pino';
+import type { Agent, AgentTool } from '../agent.js';
 import { redactPaths } from '../observability.js';
 import type { Orchestrator } from '../orchestrator.js';
-import { toMcpTool } from './mcp-tool.js';
+import { agentToolToMcp, toMcpTool } from './mcp-tool.js';
 
 /** What a gateway request handler knows about the request: HTTP headers, auth info, session id, `_meta`. */
 export type McpGatewayRequest = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Settings of {@link createMcpGateway}. Give exactly one of `subject` and `resolveSubject`. */
 export interface McpGatewayOptions {
-  /** Every call goes through its `execute`: status, scopes, schema, approval and timeout gates. */
-  orchestrator: Pick<Orchestrator, 'execute'>;
-  /** The connectors whose tools the gateway serves (the same ones the orchestrator serves). */
+  /**
+   * Every call goes through its `execute`: status, scopes, schema, approval and timeout gates. With
+   * `listTools` and `listAgents` the gateway also serves the tools of its other agents (wrapped
+   * functions, MCP servers) whose agent is up; `health` answers for agents without a connection state.
+   */
+  orchestrator: Pick<Orchestrator, 'execute'> &
+    Partial<Pick<Orchestrator, 'listTools' | 'listAgents' | 'getTool' | 'health'>>;
+  /**
+   * The connectors whose tools the gateway serves (the same ones the orchestrator serves); also the
+   * connectors the `requires` of other tools can name.
+   */
   connectors: readonly Connector[];
   /** Per-subject connections, admin policy and rate limits; read fresh for every list and recheck. */
   statusSource: StatusSource;
@@ -101,6 +116,9 @@ export const connectorStatusPromptName = 'connector_status';
 /** `_meta` key carrying a caller's correlation id on `tools/call` (and echoed on the result). */
 export const correlationIdMetaKey = 'patchbay/correlation_id';
 
+/** Outcomes of another agent's tool that mean its agent may be down: recheck right after. */
+const agentDownOutcomes: ReadonlySet<ErrorType> = new Set(['tool_unavailable', 'network_error']);
+
 /** Outcomes that mean the subject's status changed (or the host's list is stale): recheck right after. */
 const statusOutcomes: ReadonlySet<ErrorType> = new Set([
   'rate_limited',
@@ -111,7 +129,7 @@ const statusOutcomes: ReadonlySet<ErrorType> = new Set([
 ]);
 
 const gatewayIdentity = [
-  'Your tools come from Patchbay, which serves only the connectors this user can use right now.',
+  'Your tools come from Patchbay, which serves only the connectors and tools this user can use right now.',
   'Over MCP you do not get a <connector_status> block with every message: read the',
   `${connectorStatusResourceUri} resource when your host offers it, or call ${refreshConnectorStatusToolName},`,
   'whenever you need to know what is connected, what could be set up, or why a tool is missing.',
@@ -142,9 +160,12 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
  * Creates a status-aware MCP gateway: `tools/list` answers the tools exposed for the subject now
- * (connected connectors with granted scopes and satisfied `requires`, plus `refresh_connector_status`),
+ * (connected connectors with granted scopes and satisfied `requires`, the orchestrator's other tools
+ * whose agent is up and whose `requires` are met, plus `refresh_connector_status`),
  * `tools/call` goes through the orchestrator and answers with the envelope, and the host hears
  * `notifications/tools/list_changed` when the subject's status changes the list. Connectors disabled
  * by an admin appear in no list, resource or prompt. One gateway serves one session; create one per
@@ -214,7 +235,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     });
   }
 
-  const toolsKey = (tools: readonly ExposedTool[]) => tools.map((tool) => tool.name).join('\n');
+  // Whole definitions, so an upstream server changing a tool's schema or annotations is news too.
+  const toolsKey = (tools: readonly McpTool[]) => JSON.stringify(tools);
   const statusKey = (snapshot: StatusSnapshot) =>
     stableStringify(connectorStatusWire(snapshot, { connectors }) as JsonValue);
 
@@ -237,18 +259,118 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
   }
 
+  /** Tools of the orchestrator's other agents (functions, MCP servers), each with the agent serving it. */
+  function agentTools(): { tool: AgentTool; agent: Agent }[] {
+    if (!orchestrator.listTools || !orchestrator.listAgents) return [];
+    const routed = new Map<string, AgentTool>();
+    for (const tool of orchestrator.listTools()) {
+      // Connector tools follow the exposure rule above; connectors not given here are not served.
+      if (tool.connectorId !== undefined || servedTools.has(tool.name)) continue;
+      if (tool.name === refreshConnectorStatusToolName) continue;
+      routed.set(tool.name, tool);
+    }
+    if (routed.size === 0) return [];
+    // The registry routes the definition object an agent's manifest returned; of two agents declaring
+    // a name, that one owns it. Agents building fresh objects per manifest fall back to the first declarer.
+    const owners = new Map<string, Agent>();
+    const declarers = new Map<string, Agent>();
+    for (const agent of orchestrator.listAgents()) {
+      let declared: readonly AgentTool[];
+      try {
+        declared = agent.manifest().tools;
+      } catch {
+        continue;
+      }
+      for (const tool of declared) {
+        const current = routed.get(tool.name);
+        if (current === undefined) continue;
+        if (current === tool) owners.set(tool.name, agent);
+        else if (!declarers.has(tool.name)) declarers.set(tool.name, agent);
+      }
+    }
+    return [...routed.values()].flatMap((tool) => {
+      const agent = owners.get(tool.name) ?? declarers.get(tool.name);
+      return agent ? [{ tool, agent }] : [];
+    });
+  }
+
+  /** Whether an agent answers now: an MCP agent by its observed connection (no ping), others by health. */
+  async function agentUp(agent: Agent): Promise<boolean> {
+    const observed = (agent as { status?: unknown }).status;
+    if (typeof observed === 'string') return observed === 'up';
+    if (!orchestrator.health) return true;
+    try {
+      return (await orchestrator.health(agent.id)).status === 'up';
+    } catch {
+      return false;
+    }
+  }
+
+  /** What `tools/list` answers for a snapshot: every tool the subject can run now, by name, then the meta-tool. */
+  async function listedTools(snapshot: StatusSnapshot): Promise<McpTool[]> {
+    const exposed = exposedTools(snapshot, connectors);
+    const candidates = agentTools().filter(({ tool }) => toolAvailability(tool, snapshot).available);
+    const probes = new Map<Agent, Promise<boolean>>();
+    const up = await Promise.all(
+      candidates.map(({ agent }) => {
+        let probe = probes.get(agent);
+        if (!probe) {
+          probe = agentUp(agent);
+          probes.set(agent, probe);
+        }
+        return probe;
+      }),
+    );
+    const tools = [
+      ...exposed.filter((tool) => !isMetaTool(tool)).map(toMcpTool),
+      ...candidates.filter((_, index) => up[index]).map(({ tool }) => agentToolToMcp(tool)),
+    ].sort(byName);
+    return [...tools, ...exposed.filter(isMetaTool).map(toMcpTool)];
+  }
+
+  /** Agents whose tool-list changes this gateway listens to, with the unsubscribe function. */
+  const watched = new Map<Agent, () => void>();
+  let closed = false;
+
+  /** Follows the orchestrator's agents: an MCP server adding or dropping a tool is a list change. */
+  function watchAgents(): void {
+    if (closed || !orchestrator.listAgents) return;
+    const current = new Set(orchestrator.listAgents());
+    for (const [agent, unsubscribe] of watched) {
+      if (current.has(agent)) continue;
+      unsubscribe();
+      watched.delete(agent);
+    }
+    for (const agent of current) {
+      if (watched.has(agent) || !agent.onToolsChanged) continue;
+      // The orchestrator re-indexes in its own listener, registered first; this recheck runs after it.
+      watched.set(
+        agent,
+        agent.onToolsChanged(() => void recheck()),
+      );
+    }
+  }
+
+  function unwatchAgents(): void {
+    closed = true;
+    for (const unsubscribe of watched.values()) unsubscribe();
+    watched.clear();
+  }
+
   async function check(related?: McpGatewayRequest): Promise<boolean> {
     let toolsChanged = false;
     let statusChanged = false;
+    watchAgents();
     for (const subject of trackedSubjects()) {
       let snapshot: StatusSnapshot;
+      let tools: string;
       try {
         snapshot = await capture(subject);
+        tools = toolsKey(await listedTools(snapshot));
       } catch (error) {
         log.warn({ subject, error: redactString(errorMessage(error)) }, 'status recheck failed');
         continue;
       }
-      const tools = toolsKey(exposedTools(snapshot, connectors));
       const previousTools = knownTools.get(subject);
       if (previousTools !== undefined && previousTools !== tools) toolsChanged = true;
       knownTools.set(subject, tools);
@@ -289,17 +411,33 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     timer = undefined;
   }
 
-  server.oninitialized = startTimer;
-  server.onclose = stopTimer;
+  server.oninitialized = () => {
+    startTimer();
+    watchAgents();
+  };
+  server.onclose = () => {
+    stopTimer();
+    unwatchAgents();
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const subject = await subjectOf(extra);
+    watchAgents();
     const snapshot = await capture(subject);
-    const tools = exposedTools(snapshot, connectors);
+    const tools = await listedTools(snapshot);
     knownTools.set(subject, toolsKey(tools));
     knownStatus.set(subject, statusKey(snapshot));
-    return { tools: tools.map(toMcpTool) };
+    return { tools };
   });
+
+  /** Whether a name is one of the orchestrator's other tools (a function, an MCP server's tool). */
+  function isAgentTool(name: string): boolean {
+    if (name === refreshConnectorStatusToolName) return false;
+    const tool = orchestrator.getTool
+      ? orchestrator.getTool(name)
+      : orchestrator.listTools?.().find((candidate) => candidate.name === name);
+    return tool !== undefined && tool.connectorId === undefined;
+  }
 
   async function refreshStatus(subject: string, correlationId: string | undefined): Promise<Envelope> {
     const started = performance.now();
@@ -340,8 +478,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     if (name === refreshConnectorStatusToolName) {
       envelope = await refreshStatus(subject, correlationId);
       await recheck(extra);
-    } else if (!servedTools.has(name)) {
-      // Agents the orchestrator serves besides these connectors are not part of this gateway.
+    } else if (!servedTools.has(name) && !isAgentTool(name)) {
+      // Connector tools of connectors not given to this gateway are not part of it.
       envelope = {
         ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
         meta: { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name },
@@ -354,6 +492,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       });
       // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
       if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await recheck(extra);
+      // An MCP server that dropped mid-call leaves the list at once, not at the next interval.
+      else if (!envelope.ok && agentDownOutcomes.has(envelope.error_type) && !servedTools.has(name))
+        await recheck(extra);
     }
     return toCallToolResult(envelope);
   }
@@ -438,6 +579,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     },
     async close() {
       stopTimer();
+      unwatchAgents();
       await server.close();
     },
   };

@@ -1,5 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { type ExposedTool, isMetaTool } from '@patchbay/protocol';
+import type { AgentTool } from '../agent.js';
 import { annotationsForEffect } from '../connector-agent.js';
 
 /**
@@ -16,5 +17,19 @@ export function toMcpTool(tool: ExposedTool): McpTool {
     description: tool.description,
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
     annotations,
+  };
+}
+
+/**
+ * A tool of another agent (a wrapped function, an upstream MCP server's tool) as an MCP host lists it,
+ * with the annotations the agent gave it: an upstream server's own, unchanged. No `outputSchema`: the
+ * gateway answers with an envelope as structured content, not the upstream tool's output.
+ */
+export function agentToolToMcp(tool: AgentTool): McpTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
+    ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
   };
 }

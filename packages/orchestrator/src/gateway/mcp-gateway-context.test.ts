@@ -1,0 +1,65 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { defineConnector, defineTool } from '@patchbay/connector';
+import { success } from '@patchbay/envelope';
+import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createOrchestrator } from '../orchestrator.js';
+import { connectorStatusPromptName, connectorStatusResourceUri, createMcpGateway } from './mcp-gateway.js';
+
+const wouldEnable = ['Post messages to team channels', 'Tell the team when a deploy finishes'];
+
+const chat = defineConnector({
+  id: 'chat',
+  name: 'Chat',
+  description: 'A fictional team chat used in tests.',
+  auth: { kind: 'bearer' },
+  capabilities: ['post messages'],
+  wouldEnable,
+  setupUrl: 'https://chat.test/connect',
+  tools: [
+    defineTool({
+      name: 'chat_post_message',
+      description: 'Posts a message.',
+      input: z.object({ text: z.string().describe('Message text') }),
+      effect: 'write',
+      execute: async () => success({ ts: '1' }),
+    }),
+  ],
+  verify: async () => ({ valid: true, scopes: [] }),
+});
+
+describe('the per-turn block over MCP', () => {
+  it('keeps every would_enable entry: the gateway’s instructions carry no catalog listing them', async () => {
+    const statusSource = createInMemoryStatusSource();
+    const orchestrator = createOrchestrator({ statusSource, connectors: [chat] });
+    const gateway = createMcpGateway({
+      orchestrator,
+      connectors: [chat],
+      statusSource,
+      subject: 'user-1',
+      refreshIntervalMs: 0,
+    });
+    const client = new Client({ name: 'context-test', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      expect(client.getInstructions()).not.toContain('<connector_catalog>');
+      const read = await client.readResource({ uri: connectorStatusResourceUri });
+      const prompt = await client.getPrompt({ name: connectorStatusPromptName });
+      for (const text of [
+        (read.contents[0] as { text: string }).text,
+        (prompt.messages[0]!.content as { text: string }).text,
+      ]) {
+        const block = /<connector_status[^>]*>(.*?)<\/connector_status>/s.exec(text);
+        const status = JSON.parse(block![1]!) as Record<string, { would_enable?: string[] }>;
+        expect(status.chat?.would_enable).toEqual(wouldEnable);
+      }
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});
