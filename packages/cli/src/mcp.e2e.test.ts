@@ -1,13 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '@patchbay/store';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
-import { allOutput, cliBinary, createHome, ensureBuilt, runPatchbay } from '../test-fixtures/run-patchbay.js';
+import {
+  allOutput,
+  cliBinary,
+  createHome,
+  ensureBuilt,
+  packageDirectory,
+  runPatchbay,
+} from '../test-fixtures/run-patchbay.js';
 
 let service: FakeService;
 const homes: string[] = [];
@@ -169,6 +178,78 @@ describe('patchbay mcp (stdio)', () => {
       error_type: 'connector_not_configured',
       setup_url: 'https://demo.example/settings/tokens',
     });
+  });
+});
+
+describe('patchbay mcp with mcp-servers.json', () => {
+  it('serves the connector and the upstream server’s tools through one gateway and one approval gate', async () => {
+    const home = await connectedHome();
+    const echoServer = join(packageDirectory, 'test-fixtures', 'echo-mcp-server.mjs');
+    writeFileSync(
+      join(home, 'mcp-servers.json'),
+      JSON.stringify({
+        servers: [
+          {
+            name: 'echo',
+            command: process.execPath,
+            args: [echoServer],
+            env: { ECHO_WITH_NOTE: '1' },
+            prefix: 'up',
+          },
+        ],
+      }),
+    );
+    const { client, errors, stderr } = await stdioClient(home);
+    // The server connects in the background; its tools join the list once it is up.
+    await vi.waitFor(
+      async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('up_echo'),
+      { timeout: 15_000, interval: 100 },
+    );
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'demo_delete_item',
+      'demo_list_items',
+      'up_echo',
+      'up_save_note',
+      'refresh_connector_status',
+    ]);
+    expect(tools.find((tool) => tool.name === 'up_echo')?.annotations).toEqual({ readOnlyHint: true });
+
+    const echoed = await client.callTool({ name: 'up_echo', arguments: { text: 'through patchbay' } });
+    expect(echoed.isError).toBe(false);
+    expect(echoed.structuredContent).toMatchObject({ ok: true, data: 'through patchbay' });
+    const listed = await client.callTool({ name: 'demo_list_items', arguments: {} });
+    expect(listed.structuredContent).toMatchObject({ ok: true });
+    // Arguments the upstream schema refuses are answered by the gate, never sent.
+    const missing = await client.callTool({ name: 'up_echo', arguments: {} });
+    expect(missing.structuredContent).toMatchObject({ ok: false, error_type: 'needs_input' });
+
+    // The server is untrusted and save_note is not read-only: held in the same store as connector proposals,
+    // and an operator's approval runs it once.
+    const held = await client.callTool({ name: 'up_save_note', arguments: { note: 'call Bob' } });
+    expect(held.structuredContent).toMatchObject({ ok: false, error_type: 'approval_required' });
+    const proposalId = (held.structuredContent as { proposal_id: string }).proposal_id;
+    const approved = await patchbay(home, ['approve', proposalId]);
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ ok: true, data: 'saved: call Bob' });
+
+    expect(errors).toEqual([]);
+    expect(stderr()).toContain('serving 1 connector(s) and 1 MCP server(s) (echo) for "default" over stdio');
+    // Calls of upstream tools are audited like connector calls.
+    const store = openStore({ home, env: { PATCHBAY_SECRET_KEY: secretKey } });
+    try {
+      const calls = (await store.audit.list({ limit: 1000 }))
+        .map((record) => record.entry)
+        .filter((entry) => entry.event === 'tool_called');
+      expect(calls).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ tool: 'up_echo', outcome: 'ok', via: 'mcp' }),
+          expect.objectContaining({ tool: 'up_echo', outcome: 'needs_input', via: 'mcp' }),
+        ]),
+      );
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -13,11 +13,18 @@ export function mcpServersPath(runtime: CliRuntime, explicit: string | undefined
   return existsSync(path) ? path : undefined;
 }
 
-/** Creates one MCP agent per server in the file (not started). */
-export async function loadMcpAgents(runtime: CliRuntime, path: string): Promise<McpAgent[]> {
+/**
+ * Creates one MCP agent per server in the file (not started). One-shot commands wait a minute before
+ * reconnecting a dropped server (they are done by then); `longRunning` keeps the agents' own backoff.
+ */
+export async function loadMcpAgents(
+  runtime: CliRuntime,
+  path: string,
+  options: { longRunning?: boolean } = {},
+): Promise<McpAgent[]> {
   const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/orchestrator');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
-  return createMcpAgents(config, { reconnect: { initialDelayMs: 60_000 } });
+  return createMcpAgents(config, options.longRunning ? {} : { reconnect: { initialDelayMs: 60_000 } });
 }
 
 /** Options of {@link withOrchestrator}. */

@@ -3,6 +3,7 @@ import type { Orchestrator } from '@patchbay/orchestrator';
 import { usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
+import { loadMcpAgents, mcpServersPath } from '../orchestrator-session.js';
 import type { CliRuntime } from '../runtime.js';
 import { cliVersion } from '../version.js';
 
@@ -33,9 +34,16 @@ function untilStopped(also?: (stop: () => void) => void): Promise<void> {
   });
 }
 
-/** The orchestrator's `execute`, with every MCP call written to the store's audit log. */
-function audited(runtime: CliRuntime, orchestrator: Orchestrator): Pick<Orchestrator, 'execute'> {
+/** The orchestrator as the gateway reads it, with every MCP call written to the store's audit log. */
+function audited(
+  runtime: CliRuntime,
+  orchestrator: Orchestrator,
+): Pick<Orchestrator, 'execute' | 'listTools' | 'listAgents' | 'getTool' | 'health'> {
   return {
+    listTools: () => orchestrator.listTools(),
+    listAgents: () => orchestrator.listAgents(),
+    getTool: (name) => orchestrator.getTool(name),
+    health: orchestrator.health,
     async execute(name, args, options) {
       const envelope = await orchestrator.execute(name, args, options);
       await runtime
@@ -57,8 +65,9 @@ function audited(runtime: CliRuntime, orchestrator: Orchestrator): Pick<Orchestr
 /** `patchbay mcp`: serves the user's usable connectors to an MCP host, over stdio or streamable HTTP. */
 export const mcpCommand: Command = {
   name: 'mcp',
-  usage: '[--http [--port N] [--host 127.0.0.1]] [--refresh-interval MS]',
-  summary: 'Serve the connected connectors to an MCP host (stdio; --http for streamable HTTP)',
+  usage: '[--http [--port N] [--host 127.0.0.1]] [--refresh-interval MS] [--mcp-config FILE]',
+  summary:
+    'Serve the connected connectors and the MCP servers of mcp-servers.json to an MCP host (stdio; --http for streamable HTTP)',
   examples: [
     'patchbay mcp                                  # stdio, for Claude Desktop, Cursor and other hosts',
     'patchbay mcp --user alice',
@@ -69,6 +78,7 @@ export const mcpCommand: Command = {
     port: { type: 'string' },
     host: { type: 'string' },
     'refresh-interval': { type: 'string' },
+    'mcp-config': { type: 'string' },
   },
   positionals: { required: [] },
   async run(runtime, values) {
@@ -98,9 +108,20 @@ export const mcpCommand: Command = {
     }
 
     const connectors = await runtime.connectors();
+    const serversPath = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
+    const servers = serversPath ? await loadMcpAgents(runtime, serversPath, { longRunning: true }) : [];
     const store = runtime.store();
     const orchestrator = createOrchestrator({ statusSource: store, connectors, proposals: store.proposals });
     await orchestrator.start();
+    // Registered after start, so each server connects in the background: the host gets its answer to
+    // `initialize` at once, and hears tools/list_changed when a server's tools arrive (or leave).
+    const started = servers.filter((agent) => agent.autoStart);
+    for (const agent of started) orchestrator.register(agent);
+    const serving = `${connectors.length} connector(s)${
+      started.length > 0
+        ? ` and ${started.length} MCP server(s) (${started.map((agent) => agent.id).join(', ')})`
+        : ''
+    }`;
     const gatewayOptions = {
       orchestrator: audited(runtime, orchestrator),
       connectors,
@@ -112,9 +133,7 @@ export const mcpCommand: Command = {
     try {
       if (http) {
         const served = await serveMcpGatewayHttp({ gateway: gatewayOptions, host, port });
-        runtime.note(
-          `patchbay mcp: serving ${connectors.length} connector(s) for "${subject}" at ${served.url}`,
-        );
+        runtime.note(`patchbay mcp: serving ${serving} for "${subject}" at ${served.url}`);
         await untilStopped();
         await served.close();
       } else {
@@ -127,7 +146,7 @@ export const mcpCommand: Command = {
           stdin.once('close', stop);
         });
         await gateway.connect(new StdioServerTransport(stdin, runtime.streams.stdout as unknown as Writable));
-        runtime.note(`patchbay mcp: serving ${connectors.length} connector(s) for "${subject}" over stdio`);
+        runtime.note(`patchbay mcp: serving ${serving} for "${subject}" over stdio`);
         await stopped;
         // Requests read just before the end of input still get their answers: let handlers start, then finish.
         await new Promise((resolve) => setImmediate(resolve));
