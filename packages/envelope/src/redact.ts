@@ -40,6 +40,13 @@ const schemePatterns: RegExp[] = [
   /\b(Basic|Bot|Token)\s+(?=[A-Za-z0-9._~+/-]*[0-9=])[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
 
+// One case-insensitive pass that every shape above would also match: text it does not match holds
+// none of them, so the sixteen separate passes are skipped for ordinary strings (most of them).
+const anyShapeHint = new RegExp(
+  [...tokenPatterns, ...labelledPatterns, ...schemePatterns].map((pattern) => pattern.source).join('|'),
+  'i',
+);
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
@@ -96,6 +103,27 @@ function base64Cores(secret: string): string[] {
  * removed whatever the secrets. Build it once and reuse it for many strings.
  */
 export function createRedactor(secrets: Iterable<string> = []): Redactor {
+  const values = collectSecrets(secrets);
+  // Building the secret pattern costs more than applying it; the same credentials recur on every call.
+  const key = [...values].join('\u0000');
+  const cached = redactorCache.get(key);
+  if (cached) {
+    redactorCache.delete(key);
+    redactorCache.set(key, cached);
+    return cached;
+  }
+  const redactor = buildRedactor(values);
+  redactorCache.set(key, redactor);
+  if (redactorCache.size > maxCachedRedactors) redactorCache.delete(redactorCache.keys().next().value!);
+  return redactor;
+}
+
+// Recently used redactors by their secret set (least recently used evicted first). Held in process
+// memory only, like the credentials they were built from.
+const maxCachedRedactors = 64;
+const redactorCache = new Map<string, Redactor>();
+
+function collectSecrets(secrets: Iterable<string>): Set<string> {
   const values = new Set<string>();
   try {
     for (const secret of secrets) {
@@ -105,6 +133,10 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
   } catch {
     // A broken iterable yields what it yielded before failing; the token shapes still apply.
   }
+  return values;
+}
+
+function buildRedactor(values: Set<string>): Redactor {
   // Longest first, because the regex alternation takes the first alternative that matches.
   const sources = [...values]
     .sort((a, b) => b.length - a.length)
@@ -113,6 +145,7 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
   return (text: string): string => {
     if (typeof text !== 'string') return text;
     let result = secretPattern ? text.replace(secretPattern, REDACTED) : text;
+    if (!anyShapeHint.test(result)) return result;
     for (const pattern of tokenPatterns) result = result.replace(pattern, REDACTED);
     for (const pattern of labelledPatterns) {
       result = result.replace(
@@ -160,13 +193,19 @@ export function redactValue<T>(value: T, secrets: Iterable<string> | Redactor = 
       }
       const copy: Record<string, unknown> = {};
       for (const key of Object.keys(current)) {
+        const safeKey = redact(key);
+        const inner = walk((current as Record<string, unknown>)[key], depth + 1);
         // defineProperty so a `__proto__` key stays data instead of changing the copy's prototype.
-        Object.defineProperty(copy, redact(key), {
-          value: walk((current as Record<string, unknown>)[key], depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        if (safeKey === '__proto__') {
+          Object.defineProperty(copy, safeKey, {
+            value: inner,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          copy[safeKey] = inner;
+        }
       }
       return copy;
     } catch {

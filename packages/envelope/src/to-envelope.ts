@@ -96,6 +96,15 @@ function httpView(value: object): HttpResponseLike | undefined {
   return { status, headers, body };
 }
 
+/** A success envelope without metadata, from a plain object: safe to copy without the schema. */
+function isBareSuccess(value: unknown): value is { ok: true; data?: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as { ok?: unknown; meta?: unknown };
+  return record.ok === true && record.meta === undefined;
+}
+
 function classify(
   value: unknown,
   context: EnvelopeContext & { redact: Redactor },
@@ -105,6 +114,10 @@ function classify(
   if (HttpError.isHttpError(value)) return fromHttp(value, context, value.missingScopes);
   if (typeof Response !== 'undefined' && value instanceof Response) {
     return fromHttp({ status: value.status, headers: value.headers }, context);
+  }
+  if (isBareSuccess(value)) {
+    // The common case, without a schema pass: only `ok` and `data` are kept, as the schema would.
+    return 'data' in value ? { ok: true, data: value.data } : { ok: true, data: undefined };
   }
   const parsed = envelopeSchema.safeParse(value);
   if (parsed.success) {
