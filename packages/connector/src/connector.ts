@@ -29,7 +29,7 @@ export interface Connector extends Readonly<Omit<ConnectorDefinition, 'auth'>> {
   readonly auth: {
     kind: AuthDeclaration['kind'];
     scopes: Scope[];
-    fields: { name: string; description: string; secret: boolean; env?: string }[];
+    fields: { name: string; description: string; secret: boolean; env?: string; optional?: boolean }[];
   };
 }
 

@@ -32,10 +32,18 @@ export const toolDefinitionSchema = z.object({
 });
 
 /** Plain question for a field whose schema gives none. */
-function defaultQuestion(field: string, description: unknown): string {
-  const subject =
-    typeof description === 'string' && description.trim() ? description.trim().replace(/\.$/, '') : field;
-  return `What should I use for ${field.replaceAll('_', ' ')} (${subject.charAt(0).toLowerCase()}${subject.slice(1)})?`;
+/**
+ * The plain question put to a user for a missing input field: the schema's `question` when it has one,
+ * else one built from the field name and its description.
+ */
+export function questionForField(field: string, property: JsonSchema | undefined): string {
+  if (typeof property?.question === 'string' && property.question.trim() !== '') return property.question;
+  const label = field.replaceAll('_', ' ');
+  const description =
+    typeof property?.description === 'string' ? property.description.trim().replace(/\.$/, '') : '';
+  return description
+    ? `What should I use for ${label} (${description.charAt(0).toLowerCase()}${description.slice(1)})?`
+    : `What should I use for ${label}?`;
 }
 
 /** Lists the paths of object properties that carry no description, recursing into nested objects and arrays. */
@@ -91,10 +99,7 @@ export function defineTool<Input extends z.ZodType, Output = unknown>(
   for (const [field, property] of Object.entries(
     (inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>,
   )) {
-    questions[field] =
-      typeof property.question === 'string'
-        ? property.question
-        : defaultQuestion(field, property.description);
+    questions[field] = questionForField(field, property);
   }
   const { $schema: _ignored, ...schemaWithoutDialect } = inputJsonSchema;
   return Object.freeze({

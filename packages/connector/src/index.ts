@@ -21,7 +21,13 @@ export {
   type VerifyResult,
 } from './credentials.js';
 export { connectorDefinitionSchema, connectorManifest, defineConnector } from './define-connector.js';
-export { defineTool, isTool, toolDefinitionSchema, undescribedFields } from './define-tool.js';
+export {
+  defineTool,
+  isTool,
+  questionForField,
+  toolDefinitionSchema,
+  undescribedFields,
+} from './define-tool.js';
 export {
   type ConnectorSettings,
   createHttpClient,

@@ -1,9 +1,8 @@
-import type { JsonSchema, ToolEffect } from '@patchbay/connector';
+import { type JsonSchema, questionForField, type ToolEffect } from '@patchbay/connector';
 import { type Envelope, isEnvelope, PatchbayError, success, toEnvelope } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { Agent, AgentTool } from './agent.js';
 import { annotationsForEffect } from './connector-agent.js';
-import { questionFor } from './json-schema-validator.js';
 
 /** What a wrapped function receives beside its validated input. */
 export interface FunctionCallContext {
@@ -62,7 +61,7 @@ export function fromFunction<Input extends z.ZodType, Output>(
   for (const [field, property] of Object.entries(
     (inputJsonSchema.properties ?? {}) as Record<string, JsonSchema>,
   )) {
-    questions[field] = questionFor(field, property);
+    questions[field] = questionForField(field, property);
   }
   const id = definition.id ?? `function:${definition.name}`;
   const tool: AgentTool = {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@patchbay/connector';
+import { type JsonSchema, questionForField } from '@patchbay/connector';
 import { type ArgumentIssue, type Envelope, failure, type MissingField } from '@patchbay/envelope';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -6,17 +6,6 @@ import addFormats from 'ajv-formats';
 
 /** Outcome of validating arguments: the value to pass on, or the envelope to answer with. */
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; envelope: Envelope };
-
-/** Plain question for a field, from the schema's `question`, else its description, else its name. */
-export function questionFor(field: string, property: JsonSchema | undefined): string {
-  if (typeof property?.question === 'string' && property.question.trim() !== '') return property.question;
-  const label = field.replaceAll('_', ' ');
-  const description =
-    typeof property?.description === 'string' ? property.description.trim().replace(/\.$/, '') : '';
-  return description
-    ? `What should I use for ${label} (${description.charAt(0).toLowerCase()}${description.slice(1)})?`
-    : `What should I use for ${label}?`;
-}
 
 function pointerToPath(pointer: string): string[] {
   return pointer
@@ -52,7 +41,7 @@ function toEnvelope(
       const property = (parent?.properties as Record<string, JsonSchema> | undefined)?.[field];
       const name = path.join('.');
       if (!missing.some((item) => item.field === name))
-        missing.push({ field: name, question: questionFor(name, property) });
+        missing.push({ field: name, question: questionForField(name, property) });
     } else {
       // Branch errors of anyOf/oneOf repeat the useful ones; keep the summary too, it names the field.
       issues.push({ path: base.join('.') || '(input)', message: error.message ?? `failed ${error.keyword}` });

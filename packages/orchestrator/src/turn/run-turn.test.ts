@@ -340,6 +340,100 @@ describe('runTurn', () => {
     expect(result.trace.counters.retrySuccesses).toBe(1);
   });
 
+  it('retries a failed sibling of a write that succeeded, but never re-runs a write beyond the open failures', async () => {
+    const { statusSource, orchestrator, execute } = await setup();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'tracker_create_issue', input: { project: 'OPS', title: 'Disk full' } },
+          { toolName: 'tracker_create_issue', input: { project: 'OPS' } },
+        ],
+      },
+      {
+        toolCalls: [
+          { toolName: 'tracker_create_issue', input: { project: 'OPS', title: 'Disk full' } },
+          { toolName: 'tracker_create_issue', input: { project: 'OPS', title: 'Backups late' } },
+          // One open failure, one retry: a further write of the same tool is not sent.
+          { toolName: 'tracker_create_issue', input: { project: 'OPS', title: 'Backups' } },
+        ],
+      },
+      'Filed both.',
+    ]);
+    const result = await runTurn({
+      model,
+      thread: 't7b',
+      message: 'File two OPS issues: Disk full, and Backups late',
+      subject: 'ana',
+      orchestrator,
+      connectors,
+      statusSource,
+      now,
+    });
+    expect(sent.map((call) => call.input)).toEqual([
+      { project: 'OPS', title: 'Disk full' },
+      { project: 'OPS', title: 'Backups late' },
+    ]);
+    expect(execute).toHaveBeenCalledTimes(3);
+    expect(result.trace.calls.map((call) => call.skipped)).toEqual([
+      undefined,
+      undefined,
+      'duplicate',
+      undefined,
+      'side_effect_done',
+    ]);
+    expect(result.trace.counters.retrySuccesses).toBe(1);
+    expect(result.trace.outcome).not.toBe('asked_user');
+  });
+
+  it('keeps the questions of every failed call of one tool', async () => {
+    const { statusSource, orchestrator } = await setup();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'tracker_create_issue', input: { title: 'Disk full' } },
+          { toolName: 'tracker_create_issue', input: { project: 'OPS' } },
+        ],
+      },
+      'Working on it.',
+    ]);
+    const result = await runTurn({
+      model,
+      thread: 't7c',
+      message: 'File two issues',
+      subject: 'ana',
+      orchestrator,
+      connectors,
+      statusSource,
+      now,
+    });
+    expect(result.trace.outcome).toBe('asked_user');
+    expect(result.trace.questions).toEqual(
+      expect.arrayContaining(['Which project should the issue go in?', 'What should the issue be called?']),
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it('does not count an empty value as something the user said', async () => {
+    const { statusSource, orchestrator, execute } = await setup();
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'tracker_create_issue', input: { title: 'Login is broken' } }] },
+      { toolCalls: [{ toolName: 'tracker_create_issue', input: { project: '', title: 'Login is broken' } }] },
+    ]);
+    const result = await runTurn({
+      model,
+      thread: 't8b',
+      message: 'File an issue: Login is broken',
+      subject: 'ana',
+      orchestrator,
+      connectors,
+      statusSource,
+      now,
+    });
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(result.trace.calls[1]).toMatchObject({ skipped: 'ungrounded_input', sent: false });
+    expect(result.trace.questions).toEqual(['Which project should the issue go in?']);
+  });
+
   it('does not send a needs_input retry whose value the user never gave: it asks the envelope question instead', async () => {
     const { statusSource, orchestrator, execute } = await setup();
     const model = createScriptedModel([

@@ -241,7 +241,9 @@ function groundedInUserText(args: unknown, envelope: ErrorEnvelope, text: string
     if (value === undefined || value === null) return true; // still missing: the gate will ask again
     if (Array.isArray(value)) return value.every(grounded);
     if (typeof value === 'object') return true;
-    return haystack.includes(String(value).toLowerCase().trim());
+    const needle = String(value).toLowerCase().trim();
+    // An empty value is not something the user said (every text "includes" the empty string).
+    return needle !== '' && haystack.includes(needle);
   };
   return (envelope.missing ?? []).every((field) => grounded(valueAt(args, field.field)));
 }
@@ -345,15 +347,24 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const answered = new Map<string, Envelope>();
   /** Tools whose call had a side effect that succeeded in this turn. */
   const sideEffectsDone = new Set<string>();
-  /** Tools in a retry sequence, with the envelope that started it. */
-  const pending = new Map<string, ErrorEnvelope>();
+  /**
+   * Open retry sequences by tool: one envelope per failed call still waiting to be fixed, so two
+   * failed calls of one tool keep both sets of questions.
+   */
+  const pending = new Map<string, ErrorEnvelope[]>();
+  const openFailures = (): InteractiveFailure[] =>
+    [...pending].flatMap(([toolName, envelopes]) => envelopes.map((envelope) => ({ toolName, envelope })));
   let attempt = 0;
   let reply: string | undefined;
   let askFailures: InteractiveFailure[] | undefined;
 
+  /** Closes up to one open sequence per listed call (a tool listed twice closes two). */
   const closeSequences = (outcome: 'succeeded' | 'asked_user', tools: Iterable<string>) => {
     for (const tool of [...tools]) {
-      if (!pending.delete(tool)) continue;
+      const open = pending.get(tool);
+      if (!open?.length) continue;
+      open.shift();
+      if (open.length === 0) pending.delete(tool);
       instruments.retrySequences.add(1, { tool, outcome });
       if (outcome === 'succeeded') trace.counters.retrySuccesses += 1;
     }
@@ -413,6 +424,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     const failures: InteractiveFailure[] = [];
     const succeededTools: string[] = [];
     let ungrounded: InteractiveFailure | undefined;
+    /** Calls sent in this step per tool whose side effect already happened: at most one per open failure. */
+    const resent = new Map<string, number>();
 
     for (const { call, parsed } of parsedCalls) {
       const record: TurnCall = {
@@ -425,7 +438,9 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         sent: false,
       };
       const key = `${call.toolName}\u0000${parsed.ok ? canonicalJson(parsed.value) : call.input}`;
-      const previousNeed = pending.get(call.toolName);
+      const previousNeeds = (pending.get(call.toolName) ?? []).filter(
+        (envelope) => envelope.error_type === 'needs_input',
+      );
       if (!parsed.ok) {
         record.skipped = 'invalid_json';
         record.envelope = failure('invalid_arguments', {
@@ -441,23 +456,32 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       } else if (answered.has(key)) {
         record.skipped = 'duplicate';
         record.envelope = answered.get(key)!;
-      } else if (attempt > 0 && sideEffectsDone.has(call.toolName)) {
+      } else if (
+        attempt > 0 &&
+        sideEffectsDone.has(call.toolName) &&
+        (resent.get(call.toolName) ?? 0) >= (pending.get(call.toolName)?.length ?? 0)
+      ) {
+        // A write that already succeeded is not run again; a retry of one of its failed siblings is.
         record.skipped = 'side_effect_done';
         record.envelope = failure('conflict', {
           userMessage: `${call.toolName} already ran in this turn; it is not run again.`,
         });
       } else if (
         requireGrounded &&
-        previousNeed?.error_type === 'needs_input' &&
-        !groundedInUserText(parsed.value, previousNeed, everythingUserWrote)
+        previousNeeds.length > 0 &&
+        !previousNeeds.some((need) => groundedInUserText(parsed.value, need, everythingUserWrote))
       ) {
         // The model filled a field only the user can supply with a value the user never gave.
+        const need = previousNeeds[0]!;
         record.skipped = 'ungrounded_input';
-        record.envelope = previousNeed;
-        ungrounded = { toolName: call.toolName, envelope: previousNeed };
+        record.envelope = need;
+        ungrounded = { toolName: call.toolName, envelope: need };
       } else {
         record.correlationId = `${turnId}:${call.toolCallId}`;
         record.sent = true;
+        if (attempt > 0 && sideEffectsDone.has(call.toolName)) {
+          resent.set(call.toolName, (resent.get(call.toolName) ?? 0) + 1);
+        }
         record.envelope = await options.orchestrator.execute(call.toolName, parsed.value, {
           subject,
           correlationId: record.correlationId,
@@ -506,9 +530,13 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       askFailures = failures;
       break;
     }
-    for (const item of failures) {
-      if (!pending.has(item.toolName)) trace.counters.retrySequences += 1;
-      pending.set(item.toolName, item.envelope);
+    // The failures of a tool called in this step are its open sequences now; new ones are counted.
+    const failedNow = new Map<string, ErrorEnvelope[]>();
+    for (const item of failures)
+      failedNow.set(item.toolName, [...(failedNow.get(item.toolName) ?? []), item.envelope]);
+    for (const [tool, envelopes] of failedNow) {
+      trace.counters.retrySequences += Math.max(0, envelopes.length - (pending.get(tool)?.length ?? 0));
+      pending.set(tool, envelopes);
     }
     attempt += 1;
     const guidance = buildRetryGuidance(failures, attempt, maxAttempts);
@@ -533,22 +561,23 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     reply = askUserReply(askFailures);
   } else if (reply === undefined) {
     trace.outcome = 'step_limit';
-    const open = [...pending].map(([toolName, envelope]) => ({ toolName, envelope }));
-    trace.questions = questionsOf(open);
+    trace.questions = questionsOf(openFailures());
     reply = withQuestions(
       `I stopped after ${maxSteps} steps without finishing this request.`,
       trace.questions,
     );
   } else if (pending.size > 0) {
     // The model answered instead of retrying: whatever it wrote, the user gets the questions.
-    const open = [...pending].map(([toolName, envelope]) => ({ toolName, envelope }));
-    trace.questions = questionsOf(open);
+    trace.questions = questionsOf(openFailures());
     if (trace.questions.length > 0) {
       trace.outcome = 'asked_user';
       reply = withQuestions(reply, trace.questions);
     }
   }
-  closeSequences('asked_user', pending.keys());
+  closeSequences(
+    'asked_user',
+    openFailures().map((item) => item.toolName),
+  );
 
   trace.counters.interactiveErrorRate =
     trace.counters.toolResults === 0 ? 0 : trace.counters.interactiveErrors / trace.counters.toolResults;
