@@ -39,6 +39,34 @@ describe('lifecycle', () => {
     expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({ ok: true });
   });
 
+  it('does not let an agent whose start hangs hold up the others; it joins when it finally starts', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource(), startTimeoutMs: 50 });
+    let finishStart: () => void = () => undefined;
+    orchestrator.register(
+      createCountingAgent({
+        id: 'slow',
+        tools: [{ name: 'slow_tool' }],
+        initialize: () =>
+          new Promise<void>((resolve) => {
+            finishStart = resolve;
+          }),
+      }),
+    );
+    orchestrator.register(createCountingAgent({ id: 'healthy' }));
+    await orchestrator.start();
+    expect(await orchestrator.health('slow')).toMatchObject({
+      status: 'down',
+      detail: 'did not start within 50 ms',
+    });
+    expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({ ok: true });
+    expect(await orchestrator.execute('slow_tool', { text: 'x' }, { subject })).toMatchObject({
+      error_type: 'tool_unavailable',
+    });
+    finishStart();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await orchestrator.health('slow')).toMatchObject({ status: 'up' });
+  });
+
   it('stops agents (its tools become unavailable) and starts them again', async () => {
     const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
     let shutdowns = 0;

@@ -34,6 +34,11 @@ export interface OrchestratorOptions {
   healthTimeoutMs?: number;
   /** Time limit of one agent's shutdown. Default 5 s. */
   stopTimeoutMs?: number;
+  /**
+   * Time limit of one agent's start. Default 30 s. An agent still starting then is reported down
+   * and the others serve; if it finishes starting later it joins.
+   */
+  startTimeoutMs?: number;
   /** Wait recorded for a rate-limited result that gives no `retry_after_s`. Default 60 s. */
   defaultRetryAfterS?: number;
   /** Clock, for tests. */
@@ -144,6 +149,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
   const healthTimeoutMs = options.healthTimeoutMs ?? 1_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
   const registry = new ToolRegistry();
   const validator = new JsonSchemaValidator();
@@ -228,7 +234,27 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     const agentId = record.agent.id;
     record.starting = (async () => {
       try {
-        await record.agent.initialize();
+        const initializing = Promise.resolve().then(() => record.agent.initialize());
+        const limit = delay(startTimeoutMs, 'timed_out' as const);
+        const outcome = await Promise.race([initializing.then(() => 'up' as const), limit.promise]);
+        limit.cancel();
+        if (outcome === 'timed_out') {
+          record.state = 'down';
+          record.detail = `did not start within ${startTimeoutMs} ms`;
+          log.error({ agent: agentId, error: record.detail }, 'agent failed to start');
+          // A late start still counts, unless the agent was stopped or restarted meanwhile.
+          initializing.then(
+            () => {
+              if (record.state !== 'down' || record.starting) return;
+              record.state = 'up';
+              record.detail = undefined;
+              reindex(record);
+              log.info({ agent: agentId }, 'agent started late');
+            },
+            () => undefined,
+          );
+          return;
+        }
         record.state = 'up';
         // Tools of remote agents are only known once connected.
         reindex(record);
