@@ -103,6 +103,8 @@ function base64Cores(secret: string): string[] {
  * removed whatever the secrets. Build it once and reuse it for many strings.
  */
 export function createRedactor(secrets: Iterable<string> = []): Redactor {
+  // Most calls carry no credentials (functions, MCP tools): skip collecting and keying entirely.
+  if (Array.isArray(secrets) && secrets.length === 0) return shapesOnlyRedactor();
   const values = collectSecrets(secrets);
   // Building the secret pattern costs more than applying it; the same credentials recur on every call.
   const key = [...values].join('\u0000');
@@ -122,6 +124,11 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
 // memory only, like the credentials they were built from.
 const maxCachedRedactors = 64;
 const redactorCache = new Map<string, Redactor>();
+let shapesOnly: Redactor | undefined;
+const shapesOnlyRedactor = (): Redactor => {
+  shapesOnly ??= buildRedactor(new Set());
+  return shapesOnly;
+};
 
 function collectSecrets(secrets: Iterable<string>): Set<string> {
   const values = new Set<string>();

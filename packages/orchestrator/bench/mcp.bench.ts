@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StatusSource } from '@patchbay/connector';
-import { createMcpAgent, createOrchestrator } from '../src/index.js';
+import { createMcpAgent, createOrchestrator } from '../dist/index.js';
 import { controllableConfig, controllableServerPath } from '../src/mcp/controllable-fixture.js';
 
 const resultsPath = fileURLToPath(new URL('../../../bench/results/orchestrator-mcp.json', import.meta.url));

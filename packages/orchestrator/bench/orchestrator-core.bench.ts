@@ -13,7 +13,7 @@ import {
 } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { createOrchestrator, fromFunction, type Orchestrator } from '../src/index.js';
+import { createOrchestrator, fromFunction, type Orchestrator } from '../dist/index.js';
 
 const resultsPath = fileURLToPath(new URL('../../../bench/results/orchestrator-core.json', import.meta.url));
 const subject = 'bench-user';
