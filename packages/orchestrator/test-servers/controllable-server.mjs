@@ -62,6 +62,21 @@ export function createControllableServer(options = {}) {
     () => new Promise(() => {}),
   );
 
+  let slowOnceCalls = 0;
+  server.registerTool(
+    'slow_once',
+    {
+      description:
+        'Never answers its first call; answers every later one (for the one-retry-on-timeout rule).',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    () => {
+      slowOnceCalls += 1;
+      return slowOnceCalls === 1 ? new Promise(() => {}) : text(`answered on call ${slowOnceCalls}`);
+    },
+  );
+
   server.registerTool(
     'crash',
     {

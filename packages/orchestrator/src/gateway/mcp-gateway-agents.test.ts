@@ -125,6 +125,7 @@ const upstreamTools = [
   'up_read_env',
   'up_remove_tool',
   'up_report_meta',
+  'up_slow_once',
 ];
 
 describe('gateway over functions and MCP servers', () => {

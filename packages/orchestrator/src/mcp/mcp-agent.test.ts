@@ -40,7 +40,8 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       description: 'Returns the given text unchanged.',
       annotations: { readOnlyHint: true },
       trusted: true,
-      timeoutMs: 4000,
+      // Read-only: the orchestrator's deadline leaves room for the one retry (2 × 4000 + 300 ms).
+      timeoutMs: 8300,
       connectorId: undefined,
       inputJsonSchema: { type: 'object', properties: { text: { type: 'string' } } },
     });

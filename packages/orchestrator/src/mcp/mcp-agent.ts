@@ -245,7 +245,7 @@ class McpServerAgent implements McpAgent {
             _meta: { 'patchbay/correlation_id': context.correlationId },
           },
           CallToolResultSchema,
-          { signal: callController.signal, timeout: tool.timeoutMs ?? this.config.timeout },
+          { signal: callController.signal, timeout: this.config.timeout },
         );
         // With CallToolResultSchema the SDK has already parsed the result into the current shape.
         return finish(envelopeFromResult(result as CallToolResult, this.id));
@@ -378,7 +378,7 @@ class McpServerAgent implements McpAgent {
   }
 
   private setTools(mcpTools: McpTool[]): void {
-    const mapped = mcpTools.map((tool) => toAgentTool(tool, this.config));
+    const mapped = mcpTools.map((tool) => toAgentTool(tool, this.config, this.options.retryDelayMs ?? 300));
     const signature = JSON.stringify(mapped);
     if (signature === this.toolsSignature) return;
     this.tools = mapped;

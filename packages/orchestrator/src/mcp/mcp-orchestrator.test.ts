@@ -46,6 +46,23 @@ describe('MCP agents behind the orchestrator gate', () => {
     });
   });
 
+  it('gives a read-only call that timed out its one retry within the orchestrator deadline', async () => {
+    const { orchestrator } = await orchestratorWith(
+      controllableConfig('slow', { trust: true, prefix: 's', timeout: 200 }),
+      { retryDelayMs: 20 },
+    );
+    expect(orchestrator.getTool('s_slow_once')).toMatchObject({ timeoutMs: 420 });
+    expect(await orchestrator.execute('s_slow_once', {}, { subject: 'alice' })).toMatchObject({
+      ok: true,
+      data: 'answered on call 2',
+    });
+    // A write is not retried after a timeout: its deadline is the server timeout.
+    expect(await orchestrator.execute('s_hang', {}, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'timeout',
+    });
+  });
+
   it('runs write tools of a trusted server, still holds destructive ones, and validates arguments first', async () => {
     const { orchestrator } = await orchestratorWith(
       controllableConfig('trusted', { trust: true, prefix: 't' }),

@@ -35,8 +35,12 @@ export function exposedToolName(toolName: string, prefix: string | undefined): s
 export function toAgentTool(
   tool: McpTool,
   server: { name: string; prefix?: string | undefined; trust: boolean; timeout: number },
+  retryDelayMs = 300,
 ): McpAgentTool {
   const annotations = tool.annotations as ToolAnnotations | undefined;
+  // The orchestrator's deadline must leave room for the agent's one retry after a timeout, which
+  // only harmless (read-only or idempotent) tools get; each attempt is bounded by `server.timeout`.
+  const retriesOnTimeout = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
   return {
     name: exposedToolName(tool.name, server.prefix),
     description: tool.description ?? tool.annotations?.title ?? tool.title ?? tool.name,
@@ -45,7 +49,7 @@ export function toAgentTool(
     connectorId: undefined,
     requiredScopes: [],
     requires: [],
-    timeoutMs: server.timeout,
+    timeoutMs: retriesOnTimeout ? 2 * server.timeout + retryDelayMs : server.timeout,
     annotations: annotations === undefined ? undefined : { ...annotations },
     trusted: server.trust,
     server: server.name,
