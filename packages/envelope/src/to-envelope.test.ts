@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { failure, success } from './constructors.js';
-import { isEnvelope } from './envelope.js';
+import { envelopeSchema, isEnvelope } from './envelope.js';
 import { HttpError } from './http-error.js';
 import { PatchbayError } from './patchbay-error.js';
 import { type EnvelopeContext, retryAfterSeconds, toEnvelope } from './to-envelope.js';
@@ -547,5 +547,29 @@ describe('retryAfterSeconds', () => {
   ])('%s', (_name, headers, expected) => {
     expect(retryAfterSeconds(headers, now)).toBe(expected);
     expect(retryAfterSeconds(new Headers(headers), now)).toBe(expected);
+  });
+});
+
+describe('success envelopes take a fast path with the same result as the schema', () => {
+  const cases: [string, unknown][] = [
+    ['bare', { ok: true, data: { id: 1 } }],
+    ['no data key', { ok: true }],
+    ['extra top-level keys (a stack) are dropped', { ok: true, data: 'x', stack: 'Error: at secret.js:1' }],
+    [
+      'metadata kept, unknown metadata keys too',
+      { ok: true, data: [1], meta: { tool: 't', duration_ms: 2, slack_error: 'x' } },
+    ],
+    ['metadata with a wrong type goes through the schema', { ok: true, data: 1, meta: { tool: 42 } }],
+    [
+      'a class instance goes through the schema',
+      Object.assign(Object.create({ inherited: true }), { ok: true, data: 2 }),
+    ],
+  ];
+  it.each(cases)('%s', (_name, value) => {
+    const parsed = envelopeSchema.safeParse(value);
+    const expected = parsed.success ? JSON.parse(JSON.stringify(parsed.data)) : undefined;
+    const actual = JSON.parse(JSON.stringify(toEnvelope(value)));
+    if (expected) expect(actual).toEqual(expected);
+    else expect(actual).toMatchObject({ ok: false });
   });
 });

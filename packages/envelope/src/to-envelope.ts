@@ -96,13 +96,30 @@ function httpView(value: object): HttpResponseLike | undefined {
   return { status, headers, body };
 }
 
-/** A success envelope without metadata, from a plain object: safe to copy without the schema. */
-function isBareSuccess(value: unknown): value is { ok: true; data?: unknown } {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  const record = value as { ok?: unknown; meta?: unknown };
-  return record.ok === true && record.meta === undefined;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Metadata the schema would accept: a plain object whose known fields have their types. */
+function isPlainMeta(meta: unknown): meta is Record<string, unknown> {
+  if (!isPlainObject(meta)) return false;
+  const { correlation_id, tool, duration_ms, status_code } = meta;
+  return (
+    (correlation_id === undefined || typeof correlation_id === 'string') &&
+    (tool === undefined || typeof tool === 'string') &&
+    (duration_ms === undefined || (typeof duration_ms === 'number' && !Number.isNaN(duration_ms))) &&
+    (status_code === undefined || Number.isInteger(status_code))
+  );
+}
+
+/** A success envelope from a plain object with plain metadata: safe to copy without the schema. */
+function isPlainSuccess(
+  value: unknown,
+): value is { ok: true; data?: unknown; meta?: Record<string, unknown> } {
+  if (!isPlainObject(value) || value.ok !== true || !('data' in value)) return false;
+  return value.meta === undefined || isPlainMeta(value.meta);
 }
 
 function classify(
@@ -115,9 +132,11 @@ function classify(
   if (typeof Response !== 'undefined' && value instanceof Response) {
     return fromHttp({ status: value.status, headers: value.headers }, context);
   }
-  if (isBareSuccess(value)) {
-    // The common case, without a schema pass: only `ok` and `data` are kept, as the schema would.
-    return 'data' in value ? { ok: true, data: value.data } : { ok: true, data: undefined };
+  if (isPlainSuccess(value)) {
+    // The common case, without a schema pass: only `ok`, `data` and `meta` are kept, as the schema would.
+    const copy: Envelope = { ok: true, data: value.data };
+    if (value.meta !== undefined) copy.meta = { ...value.meta };
+    return copy;
   }
   const parsed = envelopeSchema.safeParse(value);
   if (parsed.success) {
