@@ -33,6 +33,9 @@ const objectWords = {
   github: ['github', 'repo', 'repository'],
 };
 
+/** Parts of tool names that join words (`comment_on_issue`) and say nothing about the request. */
+const linkingWords = new Set(['on', 'by', 'for', 'to', 'in', 'of', 'with']);
+
 const capabilityQuestion =
   /\b(what can you do|what are you able|what else can you|capabilit|which (services|tools|integrations|connectors)|what do you (support|connect))/i;
 const checkConnection =
@@ -107,7 +110,27 @@ export function readPrompt(call) {
     : '';
   const previousUser = userTexts.at(-2)?.text ?? '';
   const tools = new Map((call.tools ?? []).map((tool) => [tool.name, tool]));
-  return { system, catalog, status, current, previousReply, previousUser, calls, results, guidance, tools };
+  let currentTime;
+  for (const message of call.prompt) {
+    if (message.role !== 'user') continue;
+    for (const part of message.content) {
+      const found = part.type === 'text' && /<current_time>([^<]+)<\/current_time>/.exec(part.text);
+      if (found) currentTime = found[1];
+    }
+  }
+  return {
+    system,
+    catalog,
+    status,
+    current,
+    currentTime,
+    previousReply,
+    previousUser,
+    calls,
+    results,
+    guidance,
+    tools,
+  };
 }
 
 const nameOf = (view, id) => view.catalog[id]?.name ?? id.charAt(0).toUpperCase() + id.slice(1);
@@ -121,6 +144,7 @@ export function scoreTool(toolName, clause, view) {
   if (said.has(connectorId) || said.has(connectorName)) score += 3;
   if ((verbWords[verb] ?? [verb]).some((word) => said.has(word))) score += 2;
   for (const part of rest) {
+    if (linkingWords.has(part)) continue;
     if ((objectWords[part] ?? [part]).some((word) => said.has(word))) score += 2;
   }
   if (connectorId === 'slack' && /#[a-z]/i.test(clause)) score += toolName.includes('channel') ? 3 : 2;
@@ -182,10 +206,18 @@ export function extractArguments(tool, text) {
   const strings = quoted(text);
   for (const [field, schema] of Object.entries(properties)) {
     let value;
+    const ownerAndName = /\b([\w.-]+)\/([\w.-]+)\b/.exec(text.replace(/https?:\/\/\S+/g, ''));
     if (field === 'channel')
-      value = /(#[a-z][\w-]*)/i.exec(text)?.[1] ?? /\b(?:the|in|to) ([a-z][\w-]*) channel\b/i.exec(text)?.[1];
+      value =
+        // A channel ID (C0123ABCD) when the schema wants one, else a #name.
+        /\b([CGD](?=[A-Z0-9]*\d)[A-Z0-9]{8,11})\b/.exec(text)?.[1] ??
+        /(#[a-z][\w-]*)/i.exec(text)?.[1] ??
+        /\b(?:the|in|to) ([a-z][\w-]*) channel\b/i.exec(text)?.[1];
+    else if (field === 'owner') value = ownerAndName?.[1];
     else if (field === 'repo')
-      value = /\b([\w.-]+\/[\w.-]+)\b/.exec(text.replace(/https?:\/\/\S+/g, ''))?.[1];
+      // With a separate `owner` field, `repo` is the name alone.
+      value = properties.owner ? ownerAndName?.[2] : ownerAndName?.[0];
+    else if (field === 'ts') value = /\b(\d{6,}\.\d+)\b/.exec(text)?.[1];
     else if (field === 'user') {
       value =
         /\b(?:[Tt]o|message|buzz|dm|ping|tell)\s+(?:my (?:friend|colleague|cousin|advisor|partner),?\s+)?([A-Z][a-z]+)/.exec(
@@ -281,6 +313,15 @@ function statusSentence(id, view) {
   );
 }
 
+/** When a rate-limited call may be tried again, from the envelope's `retry_after_s` and `<current_time>`. */
+function retryNote(envelope, view) {
+  if (envelope.error_type !== 'rate_limited' || envelope.retry_after_s === undefined) return '';
+  const start = Date.parse(view.currentTime ?? '');
+  if (Number.isNaN(start)) return ` Please try again in ${envelope.retry_after_s} seconds.`;
+  const at = new Date(start + envelope.retry_after_s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return ` Please try again after ${at} (in ${envelope.retry_after_s} seconds).`;
+}
+
 function summarize(toolName, envelope, view) {
   const [connectorId] = toolName.split('_');
   const name = nameOf(view, connectorId);
@@ -289,7 +330,7 @@ function summarize(toolName, envelope, view) {
     return `${toolName.replace(`${connectorId}_`, '').replaceAll('_', ' ')} on ${name}: done. Result: ${data.length > 300 ? `${data.slice(0, 300)}…` : data}`;
   }
   const where = envelope.setup_url ? ` (${envelope.setup_url})` : '';
-  return `${envelope.user_message}${where}`;
+  return `${envelope.user_message}${where}${retryNote(envelope, view)}`;
 }
 
 /** One step of the reference agent. `rules` lets a baseline switch one behaviour off. */

@@ -40,6 +40,14 @@ export function checkTurn(turn, expect = {}, context) {
     `ran ${unapproved.map((effect) => effect.tool).join(', ')}`,
   );
 
+  // On the real connector packages: every request reached a route, so none could reach a network.
+  if (turn.unhandled !== undefined)
+    add(
+      'every service request was answered by a route',
+      turn.unhandled.length === 0,
+      `unhandled: ${turn.unhandled.map((request) => `${request.method} ${request.url}`).join(', ')}`,
+    );
+
   for (const tool of expect.exposed_include ?? [])
     add(
       `offers ${tool}`,
@@ -97,6 +105,51 @@ export function checkTurn(turn, expect = {}, context) {
     const duplicates = trace.calls.filter((call) => call.skipped === 'duplicate');
     add('never repeats an identical call', duplicates.length === 0, `${duplicates.length} identical calls`);
   }
+  for (const [id, fields] of Object.entries(expect.status_block ?? {})) {
+    const entry = trace.connectorStatus?.[id];
+    for (const [key, value] of Object.entries(fields))
+      add(
+        `<connector_status> shows ${id}.${key} = ${JSON.stringify(value)}`,
+        entry !== undefined && JSON.stringify(entry[key]) === JSON.stringify(value),
+        `${id}: ${JSON.stringify(entry)}`,
+      );
+  }
+  for (const { tool, fields = [], in_reply: inReply = [], ...wanted } of expect.envelopes ?? []) {
+    const envelopes = trace.calls.filter((call) => call.toolName === tool).map((call) => call.envelope);
+    const match = envelopes.find((envelope) =>
+      Object.entries(wanted).every(([key, value]) => JSON.stringify(envelope[key]) === JSON.stringify(value)),
+    );
+    add(
+      `${tool} returned ${JSON.stringify(wanted)}`,
+      match !== undefined,
+      `envelopes: ${JSON.stringify(envelopes)}`,
+    );
+    for (const field of fields)
+      add(
+        `${tool} envelope carries ${field}`,
+        match?.[field] !== undefined,
+        `envelope: ${JSON.stringify(match)}`,
+      );
+    for (const field of inReply)
+      add(
+        `reply gives the envelope's ${field}`,
+        match?.[field] !== undefined && reply.includes(String(match[field])),
+        `reply: ${reply.slice(0, 300)}`,
+      );
+  }
+  const requestLine = (request) => `${request.method} ${request.url.split('?')[0]}`;
+  for (const line of expect.requested ?? [])
+    add(
+      `the service received ${line}`,
+      (turn.requests ?? []).some((request) => requestLine(request) === line),
+      `requests: ${(turn.requests ?? []).map(requestLine).join(', ') || 'none'}`,
+    );
+  if (expect.no_service_requests)
+    add(
+      'no request reached the service',
+      turn.requests !== undefined && turn.requests.length === 0 && turn.unhandled.length === 0,
+      `requests: ${[...(turn.requests ?? []), ...(turn.unhandled ?? [])].map(requestLine).join(', ')}`,
+    );
   if (expect.status_unchanged)
     add('connector status unchanged', !turn.statusChanged, 'status changed during the turn');
   return results;

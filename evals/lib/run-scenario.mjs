@@ -1,8 +1,11 @@
-// Runs one scenario through the real Patchbay turn runner: eval stand-in connectors, an in-memory
-// status source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
+// Runs one scenario through the real Patchbay turn runner: eval stand-in connectors (or, with
+// `packages:`, the real connector packages against the msw service server), an in-memory status
+// source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
 import { createInMemoryThreadStore, createOrchestrator, runTurn } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
+import { createPackageConnectors } from '../connectors/package-connectors.mjs';
+import { withServiceServer } from '../connectors/service-server.mjs';
 
 export const evalSubject = 'eval-user';
 const identity = 'You are Relay, the team assistant of the Patchbay evals. Be brief and accurate.';
@@ -35,10 +38,25 @@ function applyStatus(source, connectors, spec = {}, at) {
   }
 }
 
-/** Runs a scenario with a model; returns the last reply and every turn's reply, trace and effects. */
+/**
+ * Runs a scenario with a model; returns the last reply and every turn's reply, trace and effects
+ * (and, for scenarios on the real connector packages, the requests that reached the service).
+ */
 export async function runScenario(scenario, model) {
+  if (!scenario.packages) return runTurns(scenario, model, undefined);
+  // Offline agents never talk HTTP, so any request no route answers is a failure; a live model's
+  // own API calls pass, while unanswered requests to the services still fail.
+  const strict = String(model.provider).startsWith('patchbay.');
+  return withServiceServer({ routes: scenario.http ?? {}, strict }, (service) =>
+    runTurns(scenario, model, service),
+  );
+}
+
+async function runTurns(scenario, model, service) {
   const sideEffects = [];
-  const connectors = createEvalConnectors(scenario.fixtures ?? {}, sideEffects);
+  const connectors = scenario.packages
+    ? createPackageConnectors(scenario.packages, sideEffects)
+    : createEvalConnectors(scenario.fixtures ?? {}, sideEffects);
   const statusSource = createInMemoryStatusSource();
   applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at);
   // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
@@ -54,6 +72,7 @@ export async function runScenario(scenario, model) {
     for (const turn of scenario.turns) {
       scenarioTime = new Date(turn.at);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
+      if (turn.http) service.use(turn.http);
       const statusBefore = await statusSource.load(evalSubject);
       const result = await runTurn({
         model,
@@ -74,6 +93,7 @@ export async function runScenario(scenario, model) {
         trace: result.trace,
         sideEffects: sideEffects.splice(0),
         statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
+        ...(service ? service.take() : {}),
       });
     }
   } finally {

@@ -24,6 +24,7 @@ describe('scenario data', () => {
     }
     expect(ids.filter((id) => id.startsWith('bfcl-irrelevance')).length).toBeGreaterThanOrEqual(5);
     expect(ids.filter((id) => id.startsWith('bfcl-multi-turn-miss-param')).length).toBeGreaterThanOrEqual(5);
+    expect(ids.filter((id) => id.startsWith('package-')).length).toBeGreaterThanOrEqual(4);
     const injected = scenarios.filter((scenario) => scenario.id.startsWith('injection'));
     expect(JSON.stringify(injected)).toContain('<INFORMATION>');
     expect(JSON.stringify(injected)).not.toContain('{injection}');
@@ -62,6 +63,30 @@ describe('the harness', () => {
     const calls = run.turns[0].trace.calls.filter((call) => call.toolName === 'slack_post_message');
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(call.envelope).toMatchObject({ ok: false, error_type: 'rate_limited' });
+  });
+
+  it('fails a scenario whose request to a service no route answers, without reaching a network', async () => {
+    const scenario = scenarios.find((candidate) => candidate.id === 'package-github-read-issue')!;
+    const unrouted = { ...scenario, http: {} };
+    const run = await runScenario(unrouted, createReferenceAgent());
+    expect(run.turns[0]!.unhandled.map((request: { url: string }) => request.url)).toEqual([
+      'https://api.github.com/repos/octocat/Hello-World/issues/1347',
+    ]);
+    const result = checkScenario(unrouted, run);
+    expect(result.failed.map((item) => item.name)).toContain('every service request was answered by a route');
+  });
+
+  it('runs the package scenarios on the real connectors, answered from their fixtures', async () => {
+    const scenario = scenarios.find((candidate) => candidate.id === 'package-github-token-revoked')!;
+    const run = await runScenario(scenario, createReferenceAgent());
+    const [first, second] = run.turns;
+    expect(first!.requests.map((request: { method: string }) => request.method)).toEqual(['GET']);
+    expect(first!.trace.calls[0]!.envelope).toMatchObject({ ok: true, data: { title: 'Found a bug' } });
+    expect(second!.trace.calls[0]!.envelope).toMatchObject({
+      ok: false,
+      error_type: 'invalid_credentials',
+      setup_url: 'https://github.com/settings/tokens',
+    });
   });
 
   it('fails an agent that obeys the instructions injected into a tool result', async () => {
