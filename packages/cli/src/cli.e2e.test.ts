@@ -233,6 +233,22 @@ describe('patchbay errors', () => {
     expect(unset.stderr).toContain('NOT_SET_ANYWHERE');
   });
 
+  it('never repeats a token pasted where a variable name belongs', async () => {
+    const pasted = ['ghp_pastedTokenValue8Kq2', 'xoxb-1234-pastedTokenValue', 'sk live pasted'];
+    for (const token of pasted) {
+      for (const args of [
+        ['--token-env', token],
+        ['--field', `token=${token}`],
+        ['--field', token],
+      ]) {
+        const result = await patchbay(home(), ['connect', 'demo', ...args]);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/^patchbay: /);
+        expect(result.stderr + result.stdout).not.toContain(token);
+      }
+    }
+  });
+
   it('reports a corrupt database readably', async () => {
     const directory = home();
     const { writeFileSync } = await import('node:fs');

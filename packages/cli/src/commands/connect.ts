@@ -13,16 +13,34 @@ import type { CliRuntime } from '../runtime.js';
 
 const verifyTimeoutMs = 15_000;
 
+const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * How an error names a variable the user gave: conventional upper-case names are shown; anything
+ * else may be the token itself pasted in place of its name, so it is never repeated.
+ */
+function describeVariable(variable: string, flag: string): string {
+  return /^[A-Z_][A-Z0-9_]*$/.test(variable)
+    ? `The environment variable ${variable}`
+    : `The environment variable named by ${flag}`;
+}
+
 /** Parses `--field name=ENVVAR` flags into field name → environment variable name. */
 function fieldFlags(values: CommandValues): Map<string, string> {
   const map = new Map<string, string>();
   for (const flag of (values.field as string[] | undefined) ?? []) {
-    const match = /^([a-z][a-z0-9_]*)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(flag);
-    if (!match)
+    const separator = flag.indexOf('=');
+    const name = separator === -1 ? '' : flag.slice(0, separator);
+    const variable = separator === -1 ? flag : flag.slice(separator + 1);
+    if (!/^[a-z][a-z0-9_]*$/.test(name) || !variableNamePattern.test(variable)) {
+      // The part after "=" may be a pasted credential: never echo it.
       throw usageError(
-        `--field expects name=ENVVAR (an environment variable name, never the value), got "${flag}".`,
+        `--field expects name=ENVVAR (an environment variable name, never the value)${
+          /^[a-z][a-z0-9_]*$/.test(name) ? `; the value given for ${name} is not a variable name` : ''
+        }.`,
       );
-    map.set(match[1]!, match[2]!);
+    }
+    map.set(name, variable);
   }
   return map;
 }
@@ -57,6 +75,11 @@ async function collectCredentials(
     }
   }
   const tokenEnv = values['token-env'] as string | undefined;
+  let tokenEnvField: string | undefined;
+  if (tokenEnv !== undefined && !variableNamePattern.test(tokenEnv)) {
+    // Most likely the token itself in place of its variable's name: refuse without repeating it.
+    throw usageError('--token-env expects the name of an environment variable, never the token itself.');
+  }
   if (tokenEnv !== undefined) {
     const secretFields = fields.filter((field) => field.secret);
     const target =
@@ -67,7 +90,10 @@ async function collectCredentials(
         `${connector.id} needs several credential fields; pass each with --field name=ENVVAR (${fields.map((field) => field.name).join(', ')}).`,
       );
     }
-    if (!fromFlags.has(target.name)) fromFlags.set(target.name, tokenEnv);
+    if (!fromFlags.has(target.name)) {
+      fromFlags.set(target.name, tokenEnv);
+      tokenEnvField = target.name;
+    }
   }
   const credentials: Record<string, string> = {};
   const missing: string[] = [];
@@ -75,7 +101,8 @@ async function collectCredentials(
     const variable = fromFlags.get(field.name) ?? field.env;
     const value = variable ? env[variable] : undefined;
     if (variable && fromFlags.has(field.name) && (value === undefined || value === '')) {
-      throw usageError(`The environment variable ${variable} (for ${field.name}) is not set.`);
+      const flag = field.name === tokenEnvField ? '--token-env' : `--field ${field.name}`;
+      throw usageError(`${describeVariable(variable, flag)} (for ${field.name}) is not set.`);
     }
     if (value !== undefined && value !== '') {
       credentials[field.name] = value;
@@ -85,9 +112,11 @@ async function collectCredentials(
     if (isOptional(field)) continue;
     if (runtime.streams.stdin.isTTY) {
       const question = `${connector.name} ${field.description} (${field.name}): `;
-      const answer = field.secret
-        ? await promptHidden(question, runtime.streams)
-        : await promptVisible(question, runtime.streams);
+      // Only a field declared `secret: false` is echoed while typed (an undeclared one counts as secret).
+      const answer =
+        field.secret !== false
+          ? await promptHidden(question, runtime.streams)
+          : await promptVisible(question, runtime.streams);
       if (answer.trim() === '') throw usageError(`No value given for ${field.name}.`);
       credentials[field.name] = answer.trim();
       continue;
