@@ -206,6 +206,13 @@ describe('serveMcpGatewayHttp', () => {
     expect(logged.filter((line) => line.includes('idle session closed'))).toHaveLength(1);
   });
 
+  it('listens on an IPv6 loopback written as in a URL ([::1])', async () => {
+    const served = await startGateway(0, { host: '[::1]' });
+    expect(served.url).toMatch(/^http:\/\/\[::1\]:\d+\/mcp$/);
+    const alice = await connectClient(served.url, 'alice');
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toContain('acme_get_ticket');
+  });
+
   it('knows loopback hosts', () => {
     expect(['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.0.2'].every(isLoopbackHost)).toBe(true);
     expect(['0.0.0.0', '192.168.1.4', 'example.com'].some(isLoopbackHost)).toBe(false);

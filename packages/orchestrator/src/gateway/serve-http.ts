@@ -204,7 +204,9 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    // `[::1]` is how a URL writes the address; the socket wants it bare.
+    const listenHost = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    server.listen(options.port ?? 0, listenHost, () => {
       server.off('error', reject);
       resolve();
     });
