@@ -306,5 +306,19 @@ describe('patchbay mcp --http', () => {
     expect(portWithoutHttp.code).toBe(2);
     const badPort = await patchbay(home, ['mcp', '--http', '--port', 'eighty']);
     expect(badPort.code).toBe(2);
+    // A port another program holds: one readable line, exit 1.
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const taken = String((holder.address() as { port: number }).port);
+      const busy = await patchbay(home, ['mcp', '--http', '--port', taken]);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toBe(
+        `patchbay: Cannot listen on 127.0.0.1:${taken} (already in use). Pick another with --port, or --port 0 for a free one.\n`,
+      );
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Orchestrator } from '@patchbay/orchestrator';
-import { usageError } from '../cli-error.js';
+import { CliError, usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
 import { loadMcpAgents, mcpServersPath } from '../orchestrator-session.js';
@@ -132,7 +132,18 @@ export const mcpCommand: Command = {
     };
     try {
       if (http) {
-        const served = await serveMcpGatewayHttp({ gateway: gatewayOptions, host, port });
+        const served = await serveMcpGatewayHttp({ gateway: gatewayOptions, host, port }).catch(
+          (error: unknown) => {
+            const code = (error as NodeJS.ErrnoException).code;
+            if (code === 'EADDRINUSE' || code === 'EACCES') {
+              throw new CliError(
+                'port_unavailable',
+                `Cannot listen on ${host}:${port} (${code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pick another with --port, or --port 0 for a free one.`,
+              );
+            }
+            throw error;
+          },
+        );
         runtime.note(`patchbay mcp: serving ${serving} for "${subject}" at ${served.url}`);
         await untilStopped();
         await served.close();
