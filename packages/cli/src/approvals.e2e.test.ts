@@ -1,42 +1,10 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
-import {
-  allOutput,
-  createHome,
-  ensureBuilt,
-  packageDirectory,
-  runPatchbay,
-} from '../test-fixtures/run-patchbay.js';
+import { describe, expect, it } from 'vitest';
+import { allOutput, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
 
-let service: FakeService;
-const homes: string[] = [];
-const secretKey = Buffer.alloc(32, 5).toString('base64');
-
-function patchbay(home: string, args: string[]) {
-  return runPatchbay(['--home', home, ...args], {
-    DEMO_TOKEN: service.goodToken,
-    PATCHBAY_SECRET_KEY: secretKey,
-  });
-}
-
-async function connectedHome(): Promise<string> {
-  const home = createHome(service.url);
-  homes.push(home);
-  expect((await patchbay(home, ['connect', 'demo', '--token-env', 'DEMO_TOKEN'])).code).toBe(0);
-  return home;
-}
-
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startFakeService();
-});
-
-afterAll(async () => {
-  await service.close();
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+const demo = useDemoService(5);
+const { patchbay, connectedHome } = demo;
 
 describe('patchbay call', () => {
   it('runs a read tool through the orchestrator and prints the envelope', async () => {
@@ -50,8 +18,7 @@ describe('patchbay call', () => {
   });
 
   it('exits 4 with the error envelope when the tool cannot run', async () => {
-    const home = createHome(service.url);
-    homes.push(home);
+    const home = demo.newHome();
     const notConnected = await patchbay(home, ['call', 'demo_list_items']);
     expect(notConnected.code).toBe(4);
     expect(JSON.parse(notConnected.stdout)).toMatchObject({
@@ -89,7 +56,7 @@ describe('approvals across processes', () => {
     const id = envelope.proposal_id as string;
     expect(id).toMatch(/^prop_/);
     expect(call.stderr).toContain(`patchbay approve ${id}`);
-    expect(service.deleted).not.toContain('a1');
+    expect(demo.service.deleted).not.toContain('a1');
 
     const listed = JSON.parse((await patchbay(home, ['proposals', '--json'])).stdout);
     expect(listed).toEqual([
@@ -105,12 +72,12 @@ describe('approvals across processes', () => {
     expect(outcomes.map((outcome) => outcome.code)).toEqual([0, 1]);
     expect(JSON.parse(outcomes[0]!.stdout)).toMatchObject({ ok: true, data: { deleted: 'a1' } });
     expect(outcomes[1]!.stderr).toMatch(/not pending/);
-    expect(service.deleted.filter((item) => item === 'a1')).toEqual(['a1']);
+    expect(demo.service.deleted.filter((item) => item === 'a1')).toEqual(['a1']);
 
     const again = await patchbay(home, ['approve', id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`Proposal ${id} is executed, not pending.`);
-    expect(service.deleted.filter((item) => item === 'a1')).toEqual(['a1']);
+    expect(demo.service.deleted.filter((item) => item === 'a1')).toEqual(['a1']);
 
     const after = JSON.parse((await patchbay(home, ['proposals', '--json', '--state', 'executed'])).stdout);
     expect(after).toEqual([
@@ -133,7 +100,7 @@ describe('approvals across processes', () => {
     const retry = await patchbay(home, ['call', 'demo_delete_item', '--args', '{"item_id":"b2"}']);
     expect(JSON.parse(retry.stdout)).toMatchObject({ error_type: 'approval_denied' });
     expect(JSON.parse(retry.stdout).user_message).toContain('wrong item');
-    expect(service.deleted).not.toContain('b2');
+    expect(demo.service.deleted).not.toContain('b2');
   });
 
   it('reports unknown proposal ids readably', async () => {
@@ -148,8 +115,7 @@ describe('approvals across processes', () => {
 
 describe('patchbay servers', () => {
   it('lists MCP servers with health and calls their tools', async () => {
-    const home = createHome(service.url);
-    homes.push(home);
+    const home = demo.newHome();
     writeFileSync(
       join(home, 'mcp-servers.json'),
       JSON.stringify({
@@ -182,7 +148,7 @@ describe('secrets in output', () => {
     expect(allOutput.length).toBeGreaterThan(10);
     expect(allOutput.join('')).toContain('demo');
     for (const output of allOutput) {
-      expect(output).not.toContain(service.goodToken);
+      expect(output).not.toContain(demo.service.goodToken);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,43 +7,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { openStore } from '@patchbay/store';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
-import {
-  allOutput,
-  cliBinary,
-  createHome,
-  ensureBuilt,
-  packageDirectory,
-  runPatchbay,
-} from '../test-fixtures/run-patchbay.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { allOutput, cliBinary, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
 
-let service: FakeService;
-const homes: string[] = [];
 const clients: Client[] = [];
 const children: ChildProcess[] = [];
-const secretKey = Buffer.alloc(32, 11).toString('base64');
+const demo = useDemoService(11);
+const { patchbay, connectedHome, secretKey } = demo;
 
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
-
-function patchbay(home: string, args: string[]) {
-  return runPatchbay(['--home', home, ...args], {
-    DEMO_TOKEN: service.goodToken,
-    PATCHBAY_SECRET_KEY: secretKey,
-  });
-}
-
-async function connectedHome(): Promise<string> {
-  const home = createHome(service.url);
-  homes.push(home);
-  expect((await patchbay(home, ['connect', 'demo', '--token-env', 'DEMO_TOKEN'])).code).toBe(0);
-  return home;
-}
-
-beforeAll(async () => {
-  ensureBuilt();
-  service = await startFakeService();
-});
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -51,10 +23,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await service.close();
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
   // The stored token was never printed by any run.
-  expect(allOutput.join('\n')).not.toContain(service.goodToken);
+  expect(allOutput.join('\n')).not.toContain(demo.service.goodToken);
 });
 
 /** Starts `patchbay mcp` (built binary) as a stdio child and connects an SDK client to it. */
@@ -102,7 +72,7 @@ describe('patchbay mcp (stdio)', () => {
     expect(destructive.isError).toBe(true);
     const proposalId = (destructive.structuredContent as { proposal_id: string }).proposal_id;
     expect(destructive.structuredContent).toMatchObject({ error_type: 'approval_required' });
-    expect(service.deleted).toEqual([]);
+    expect(demo.service.deleted).toEqual([]);
 
     // The proposal lives in the store the other commands use: an operator approves it from a shell.
     const pending = await patchbay(home, ['proposals', '--json', '--state', 'pending']);
@@ -115,7 +85,9 @@ describe('patchbay mcp (stdio)', () => {
     // Nothing but JSON-RPC on stdout: the client never failed to parse a line.
     expect(errors).toEqual([]);
     expect(stderr()).toContain('serving 1 connector(s) for "default" over stdio');
-    expect(JSON.stringify([tools, listed, destructive, status]) + stderr()).not.toContain(service.goodToken);
+    expect(JSON.stringify([tools, listed, destructive, status]) + stderr()).not.toContain(
+      demo.service.goodToken,
+    );
   });
 
   it('answers every request read before the end of input, then exits 0', async () => {
@@ -169,8 +141,7 @@ describe('patchbay mcp (stdio)', () => {
     const status = await client.readResource({ uri: 'patchbay://connector-status' });
     expect((status.contents[0] as { text: string }).text).not.toContain('demo');
 
-    const other = createHome(service.url);
-    homes.push(other);
+    const other = demo.newHome();
     const fresh = await stdioClient(other);
     const refused = await fresh.client.callTool({ name: 'demo_list_items', arguments: {} });
     expect(refused.isError).toBe(true);
@@ -297,8 +268,7 @@ describe('patchbay mcp --http', () => {
   });
 
   it('refuses a non-loopback host and transport flags without --http', async () => {
-    const home = createHome(service.url);
-    homes.push(home);
+    const home = demo.newHome();
     const remote = await patchbay(home, ['mcp', '--http', '--host', '0.0.0.0']);
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('--host must be a loopback address');

@@ -1,7 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type FakeService, startFakeService } from './fake-service.js';
 
 /** Root of the CLI package. */
 export const packageDirectory = join(import.meta.dirname, '..');
@@ -64,4 +66,50 @@ export function storeFiles(home: string): { name: string; bytes: Buffer }[] {
   return readdirSync(home)
     .filter((name) => name.startsWith('patchbay.db'))
     .map((name) => ({ name, bytes: readFileSync(join(home, name)) }));
+}
+
+/**
+ * Per-file set-up of the end-to-end tests: the built CLI, one loopback fake service, and temporary
+ * homes that are removed afterwards. `secretByte` gives each file its own store key.
+ */
+export function useDemoService(secretByte: number) {
+  let started: FakeService | undefined;
+  const homes: string[] = [];
+  const secretKey = Buffer.alloc(32, secretByte).toString('base64');
+  beforeAll(async () => {
+    ensureBuilt();
+    started = await startFakeService();
+  });
+  afterAll(async () => {
+    await started?.close();
+    for (const home of homes) rmSync(home, { recursive: true, force: true });
+  });
+  const demo = {
+    secretKey,
+    /** The fake service, once started. */
+    get service(): FakeService {
+      if (!started) throw new Error('the fake service is not started yet');
+      return started;
+    },
+    /** A new temporary home configured with the demo connector against the fake service. */
+    newHome(): string {
+      const home = createHome(demo.service.url);
+      homes.push(home);
+      return home;
+    },
+    /** Runs the CLI against a home with the demo token and the store key in its environment. */
+    patchbay(home: string, args: string[]): Promise<CliRun> {
+      return runPatchbay(['--home', home, ...args], {
+        DEMO_TOKEN: demo.service.goodToken,
+        PATCHBAY_SECRET_KEY: secretKey,
+      });
+    },
+    /** A new home where `patchbay connect demo` succeeded. */
+    async connectedHome(): Promise<string> {
+      const home = demo.newHome();
+      expect((await demo.patchbay(home, ['connect', 'demo', '--token-env', 'DEMO_TOKEN'])).code).toBe(0);
+      return home;
+    },
+  };
+  return demo;
 }
