@@ -5,6 +5,7 @@ export {
   toolAvailability,
   type UnavailableReason,
 } from './availability.js';
+export { canonicalJson } from './canonical-json.js';
 export type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
 export {
   type AuthDeclaration,
@@ -37,6 +38,17 @@ export {
   verifyFailure,
 } from './http.js';
 export { invokeTool } from './invoke-tool.js';
+export type { AuditEntry, AuditSink } from './ports/audit-sink.js';
+export type { Checkpointer } from './ports/checkpointer.js';
+export type { Proposal, ProposalState, ProposalStore } from './ports/proposal-store.js';
+export type { StatusSource, StoredConnection, SubjectState } from './ports/status-source.js';
+export {
+  messageSentAt,
+  type StoredMessage,
+  type StoredMessagePart,
+  type Thread,
+  type ThreadStore,
+} from './ports/thread-store.js';
 export {
   type ConnectorStatus,
   type ConnectorStatusEntry,
@@ -47,7 +59,6 @@ export {
   statusSnapshotSchema,
 } from './status.js';
 export { statusEntriesFromState, unknownConnectorIds } from './status-rules.js';
-export type { StatusSource, StoredConnection, SubjectState } from './status-source.js';
 export {
   type AnyTool,
   type JsonSchema,

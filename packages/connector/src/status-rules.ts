@@ -1,5 +1,5 @@
+import type { StoredConnection, SubjectState } from './ports/status-source.js';
 import type { ConnectorStatusEntry } from './status.js';
-import type { StoredConnection, SubjectState } from './status-source.js';
 
 /**
  * The status of each given connector from a subject's stored state, without live checks. The one

@@ -1,5 +1,5 @@
 import type { Agent, AgentTool } from './agent.js';
-import { argsHash } from './canonical-json.js';
+import { argsHash } from './args-hash.js';
 
 /**
  * Whether a call of the tool needs a person's approval: destructive tools always; tools of

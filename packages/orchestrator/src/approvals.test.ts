@@ -1,3 +1,4 @@
+import type { ProposalStore } from '@patchbay/connector';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   acmeConnection,
@@ -7,10 +8,9 @@ import {
   createCountingAgent,
   createTestStatusSource,
 } from '../test/support.js';
-import { argsHash } from './canonical-json.js';
+import { argsHash } from './args-hash.js';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';
 import { createOrchestrator } from './orchestrator.js';
-import type { ProposalStore } from './proposals.js';
 
 const acme = createAcmeServer();
 beforeAll(() => acme.server.listen({ onUnhandledFrame: 'error' }));

@@ -1,6 +1,6 @@
+import type { Proposal } from '@patchbay/connector';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';
-import type { Proposal } from './proposals.js';
 
 const proposal: Proposal = {
   id: 'prop_1',

@@ -1,4 +1,4 @@
-import type { Proposal, ProposalState, ProposalStore } from './proposals.js';
+import type { Proposal, ProposalState, ProposalStore } from '@patchbay/connector';
 
 /**
  * A process-local {@link ProposalStore}. Transitions are compare-and-set within the event loop, so

@@ -8,7 +8,7 @@ export type {
   ToolAnnotations,
 } from './agent.js';
 export { definitionHash, requiresApproval } from './approval-policy.js';
-export { argsHash, canonicalJson } from './canonical-json.js';
+export { argsHash } from './args-hash.js';
 export { agentToolOf, annotationsForEffect, connectorAgent } from './connector-agent.js';
 export { type FunctionCallContext, type FunctionToolDefinition, fromFunction } from './function-agent.js';
 export * from './gateway/index.js';
@@ -23,6 +23,5 @@ export {
   type OrchestratorHealth,
   type OrchestratorOptions,
 } from './orchestrator.js';
-export type { Proposal, ProposalState, ProposalStore } from './proposals.js';
 export { buildStatusSnapshot } from './status-snapshot.js';
 export * from './turn/index.js';

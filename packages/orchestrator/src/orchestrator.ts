@@ -1,16 +1,23 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Meter, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { Connector, Credentials, StatusSource, SubjectState } from '@patchbay/connector';
+import type {
+  Connector,
+  Credentials,
+  Proposal,
+  ProposalState,
+  ProposalStore,
+  StatusSource,
+  SubjectState,
+} from '@patchbay/connector';
 import { secretCredentialValues, toolAvailability } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool } from './agent.js';
-import { argsHash } from './canonical-json.js';
+import { argsHash } from './args-hash.js';
 import { connectorAgent } from './connector-agent.js';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { createInstruments, orchestratorLogger } from './observability.js';
-import type { Proposal, ProposalState, ProposalStore } from './proposals.js';
 import { type AgentRecord, type IndexChanges, type ToolEntry, ToolRegistry } from './registry.js';
 import { buildStatusSnapshot } from './status-snapshot.js';
 

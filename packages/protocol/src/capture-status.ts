@@ -12,7 +12,7 @@ import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
 import { defaultVerificationCache, type VerificationCache } from './verification-cache.js';
 
 /** Live credential verification settings for {@link captureStatus}. */
-export interface VerifyOptions {
+export interface LiveVerificationOptions {
   /** How long a verification result stays valid, in milliseconds. */
   ttlMs: number;
   /** Where results are kept; defaults to one process-wide cache. */
@@ -31,7 +31,7 @@ export interface CaptureStatusOptions {
   /** Capture time; a function is read once per capture. Defaults to the system clock. */
   now?: Clock;
   /** When set, connected credentials are checked with each connector's `verify`, cached for `ttlMs`. */
-  verify?: VerifyOptions;
+  verify?: LiveVerificationOptions;
 }
 
 const unreachable = (message: string): VerifyResult => ({ valid: false, reason: 'unreachable', message });

@@ -4,7 +4,7 @@ export {
   type ReadyCapability,
   type SetupCapability,
 } from './capabilities.js';
-export { type CaptureStatusOptions, captureStatus, type VerifyOptions } from './capture-status.js';
+export { type CaptureStatusOptions, captureStatus, type LiveVerificationOptions } from './capture-status.js';
 export {
   createInMemoryStatusSource,
   type InMemoryStatusSource,
@@ -18,7 +18,6 @@ export {
   type CacheProvider,
   contextAcknowledgement,
   type MessageLayout,
-  messageSentAt,
   stampMessage,
 } from './messages.js';
 export {
@@ -29,7 +28,7 @@ export {
 } from './meta-tool.js';
 export { type ToolCallHandler, toAiSdkTools, toLanguageModelTools } from './model-tools.js';
 export { type ProtocolBlockName, protocolBlockNames, protocolBlocks } from './prompt-blocks.js';
-export { canonicalJson, type JsonValue, stableStringify } from './stable-json.js';
+export { type JsonValue, stableStringify } from './stable-json.js';
 export { type BuildSystemPromptOptions, buildSystemPrompt } from './system-prompt.js';
 export { countTokens } from './tokens.js';
 export {

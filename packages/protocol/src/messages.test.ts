@@ -1,3 +1,4 @@
+import { messageSentAt } from '@patchbay/connector';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { allConnectors, snapshotOf } from '../test/fixtures.ts';
@@ -5,7 +6,6 @@ import {
   anthropicCacheBreakpoint,
   assembleMessages,
   contextAcknowledgement,
-  messageSentAt,
   stampMessage,
 } from './messages.js';
 import { buildSystemPrompt } from './system-prompt.js';

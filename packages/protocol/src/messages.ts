@@ -1,4 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { messageSentAt } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import type { ModelMessage, TextPart, UserModelMessage } from 'ai';
 import { toIsoSeconds } from './iso-time.js';
@@ -13,19 +14,6 @@ export type CacheProvider = 'anthropic' | 'openai' | 'google' | 'other';
 export const anthropicCacheBreakpoint: SharedV4ProviderOptions = Object.freeze({
   anthropic: { cacheControl: { type: 'ephemeral' } },
 }) as SharedV4ProviderOptions;
-
-const stampPattern = /^\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\]$/;
-
-/** The time a stored message was stamped with by {@link stampMessage}, or undefined. */
-export function messageSentAt(message: ModelMessage): string | undefined {
-  if (message.role === 'system') {
-    const match = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\] /.exec(message.content);
-    return match?.[1];
-  }
-  if (typeof message.content === 'string' || message.content.length === 0) return undefined;
-  const first = message.content[0]!;
-  return first.type === 'text' && stampPattern.test(first.text) ? first.text.slice(1, -1) : undefined;
-}
 
 /**
  * Produces the stored form of a message: a leading `[2026-11-21T15:00:00Z]` text part with the time

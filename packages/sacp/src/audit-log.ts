@@ -29,7 +29,7 @@ export interface SacpAuditRecord {
 }
 
 /** Where audit records go; `@patchbay/store` can implement it. */
-export interface AuditSink {
+export interface SacpAuditSink {
   write(record: SacpAuditRecord): void | Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export function toAuditRecord(input: {
 }
 
 /** A JSON Lines audit log file; `flush()` waits for pending writes. */
-export interface JsonlAuditLog extends AuditSink {
+export interface JsonlAuditLog extends SacpAuditSink {
   readonly path: string;
   flush(): Promise<void>;
 }
@@ -89,7 +89,7 @@ export function createJsonlAuditLog(path: string): JsonlAuditLog {
 }
 
 /** An in-memory audit sink, for tests and short-lived processes. */
-export interface MemoryAuditLog extends AuditSink {
+export interface MemoryAuditLog extends SacpAuditSink {
   readonly records: SacpAuditRecord[];
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
 import type { RunAgentHook } from './agent-turn.js';
-import { type AuditSink, toAuditRecord } from './audit-log.js';
+import { type SacpAuditSink, toAuditRecord } from './audit-log.js';
 import { type CompiledCondition, compileCondition } from './condition.js';
 import { compileDataSchema } from './data-schema.js';
 import type { Guardrail } from './guardrails.js';
@@ -43,7 +43,7 @@ export interface ChainDefinition {
   /** Checks run in order on every reply before it is passed on. */
   guardrails?: Guardrail[] | undefined;
   /** Receives one record per reply. */
-  audit?: AuditSink | undefined;
+  audit?: SacpAuditSink | undefined;
   /** Runs agent turns instead of calling the model directly (the orchestrator's turn runner plugs in here). */
   runAgent?: RunAgentHook | undefined;
 }

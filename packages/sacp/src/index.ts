@@ -7,12 +7,12 @@ export {
   type ToolOutput,
 } from './agent-turn.js';
 export {
-  type AuditSink,
   createJsonlAuditLog,
   createMemoryAuditLog,
   type JsonlAuditLog,
   type MemoryAuditLog,
   type SacpAuditRecord,
+  type SacpAuditSink,
   toAuditRecord,
 } from './audit-log.js';
 export {

@@ -10,10 +10,8 @@ export {
 export { SqliteStore } from './sqlite-store.js';
 export { SqliteThreadStore } from './sqlite-thread-store.js';
 export type {
-  AuditEntry,
   AuditLog,
   AuditRecord,
-  AuditSink,
   ConnectionSummary,
   PatchbayStore,
   PatchbayThreadStore,

@@ -1,8 +1,5 @@
+import type { StoredMessage } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
-import type { Thread } from '@patchbay/orchestrator';
-
-/** An AI SDK model message, as the orchestrator's thread store carries it. */
-export type ModelMessage = Thread['messages'][number];
 
 /** How a stored message row is encoded: plain JSON, or JSON with tagged bytes and URLs. */
 export type MessageFormat = 'json' | 'tagged';
@@ -16,7 +13,7 @@ const roles = new Set(['system', 'user', 'assistant', 'tool']);
  * and the row is marked `tagged`, so rows without them are read back with no reviver at all and a
  * tool result that happens to look like a tag is never misread.
  */
-export function encodeMessage(message: ModelMessage): { json: string; format: MessageFormat } {
+export function encodeMessage(message: StoredMessage): { json: string; format: MessageFormat } {
   if (typeof message !== 'object' || message === null || !roles.has((message as { role?: string }).role!)) {
     throw new PatchbayError(
       'invalid_argument',
@@ -45,8 +42,8 @@ export function encodeMessage(message: ModelMessage): { json: string; format: Me
 }
 
 /** Reads a stored row back into the message it was made from. */
-export function decodeMessage(json: string, format: MessageFormat): ModelMessage {
-  if (format === 'json') return JSON.parse(json) as ModelMessage;
+export function decodeMessage(json: string, format: MessageFormat): StoredMessage {
+  if (format === 'json') return JSON.parse(json) as StoredMessage;
   return JSON.parse(json, (_key, value) => {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, tagKey)) return value;
     const tag = value as { [tagKey]: string; base64?: string; href?: string };
@@ -55,5 +52,5 @@ export function decodeMessage(json: string, format: MessageFormat): ModelMessage
     }
     if (tag[tagKey] === 'url' && typeof tag.href === 'string') return new URL(tag.href);
     return value;
-  }) as ModelMessage;
+  }) as StoredMessage;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScriptedModel } from '@patchbay/orchestrator/testing';
-import { type AuditSink, defineChain } from '@patchbay/sacp';
+import { defineChain, type SacpAuditSink } from '@patchbay/sacp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import type { PatchbayStore } from './store.js';
@@ -24,9 +24,9 @@ function open(): PatchbayStore {
 }
 
 describe('store.audit as the SACP audit sink', () => {
-  it('is an AuditSink of @patchbay/sacp as it is', () => {
+  it('is a SacpAuditSink of @patchbay/sacp as it is', () => {
     const store = open();
-    const sink: AuditSink = store.audit;
+    const sink: SacpAuditSink = store.audit;
     expect(typeof sink.write).toBe('function');
   });
 

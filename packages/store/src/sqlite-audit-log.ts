@@ -1,5 +1,6 @@
+import type { AuditEntry } from '@patchbay/connector';
 import type { SqliteHandle } from './sqlite-handle.js';
-import type { AuditEntry, AuditLog, AuditRecord, ReplyAuditRecord } from './store.js';
+import type { AuditLog, AuditRecord, ReplyAuditRecord } from './store.js';
 
 /** The audit table: rows are only ever inserted (triggers refuse UPDATE and DELETE). */
 export class SqliteAuditLog implements AuditLog {

@@ -1,5 +1,5 @@
+import type { Proposal, ProposalState, ProposalStore } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
-import type { Proposal, ProposalState, ProposalStore } from '@patchbay/orchestrator';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 

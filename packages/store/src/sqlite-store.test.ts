@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Proposal } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
-import type { Proposal } from '@patchbay/orchestrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from './migrations.js';
 import { openStore } from './open-store.js';

@@ -2,20 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineConnector, defineTool, type ThreadStore } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
 import {
   createInMemoryThreadStore,
   createOrchestrator,
   runTurn,
-  type ThreadStore,
   type TurnResult,
   toLanguageModelPrompt,
 } from '@patchbay/orchestrator';
 import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import type { ModelMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ModelMessage } from './message-json.js';
 import { openStore } from './open-store.js';
 import type { PatchbayStore } from './store.js';
 

@@ -1,7 +1,6 @@
+import { messageSentAt, type StoredMessage, type Thread } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
-import type { Thread } from '@patchbay/orchestrator';
-import { messageSentAt } from '@patchbay/protocol';
-import { decodeMessage, encodeMessage, type MessageFormat, type ModelMessage } from './message-json.js';
+import { decodeMessage, encodeMessage, type MessageFormat } from './message-json.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import type { PatchbayThreadStore } from './store.js';
@@ -39,7 +38,7 @@ export class SqliteThreadStore implements PatchbayThreadStore {
   }
 
   /** Appends messages after the thread's last one, in one `BEGIN IMMEDIATE` transaction. */
-  async append(threadId: string, messages: readonly ModelMessage[]): Promise<void> {
+  async append(threadId: string, messages: readonly StoredMessage[]): Promise<void> {
     requireThreadId(threadId);
     if (messages.length === 0) return;
     const appendedAt = new Date().toISOString();

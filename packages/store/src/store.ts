@@ -1,5 +1,11 @@
-import type { Credentials, StatusSource } from '@patchbay/connector';
-import type { ProposalStore, ThreadStore } from '@patchbay/orchestrator';
+import type {
+  AuditSink,
+  Checkpointer,
+  Credentials,
+  ProposalStore,
+  StatusSource,
+  ThreadStore,
+} from '@patchbay/connector';
 
 /** A connection as listed (no credentials: listing never decrypts). */
 export interface ConnectionSummary {
@@ -35,19 +41,11 @@ export interface PolicyRule {
   createdAt: string;
 }
 
-/** An audit entry: any JSON object; `at` (ISO time) is filled in when missing. Must hold no secrets. */
-export type AuditEntry = { at?: string } & Record<string, unknown>;
-
 /** A stored audit entry with its position in the append-only log. */
 export interface AuditRecord {
   seq: number;
   at: string;
   entry: Record<string, unknown>;
-}
-
-/** Where audit entries go: append only. */
-export interface AuditSink {
-  append(entry: AuditEntry): Promise<void>;
 }
 
 /**
@@ -58,10 +56,10 @@ export interface ReplyAuditRecord {
   timestamp?: string | undefined;
 }
 
-/** The append-only audit log of a store. */
+/** The append-only audit log of a store: the {@link AuditSink} port, readable back. */
 export interface AuditLog extends AuditSink {
   /**
-   * Appends a chain reply record, which makes the log an `AuditSink` of `@patchbay/sacp`
+   * Appends a chain reply record, which makes the log a `SacpAuditSink` of `@patchbay/sacp`
    * (`defineChain({ audit: store.audit })`). Stored as is with `event: 'sacp_reply'` (unless the
    * record names its own event) and `at` from its `timestamp`.
    */
@@ -70,7 +68,7 @@ export interface AuditLog extends AuditSink {
   list(options?: { afterSeq?: number; limit?: number }): Promise<AuditRecord[]>;
 }
 
-/** The orchestrator's {@link ThreadStore}, plus what an operator needs to forget a conversation. */
+/** The {@link ThreadStore} port, plus what an operator needs to forget a conversation. */
 export interface PatchbayThreadStore extends ThreadStore {
   /** Deletes every message of a thread. Returns false when it had none. */
   delete(threadId: string): Promise<boolean>;
@@ -78,17 +76,17 @@ export interface PatchbayThreadStore extends ThreadStore {
 
 /**
  * Everything Patchbay persists, behind one interface so the embedded SQLite store and a future
- * Postgres store are interchangeable. It is the {@link StatusSource} of the protocol and the
- * orchestrator, `proposals` is their {@link ProposalStore} and `threads` their {@link ThreadStore}.
+ * Postgres store are interchangeable. It is a {@link StatusSource} and a {@link Checkpointer};
+ * `proposals` is a {@link ProposalStore}, `threads` a {@link ThreadStore} and `audit` an {@link AuditSink}.
  */
-export interface PatchbayStore extends StatusSource {
+export interface PatchbayStore extends StatusSource, Checkpointer {
   /** Where the data lives (a file path for SQLite). */
   readonly location: string;
   /** Proposals awaiting or past approval; every transition is a compare-and-set. */
   readonly proposals: ProposalStore;
-  /** The append-only audit log; also an `AuditSink` of `@patchbay/sacp`. */
+  /** The append-only audit log; also a `SacpAuditSink` of `@patchbay/sacp`. */
   readonly audit: AuditLog;
-  /** Conversation threads: the orchestrator's `ThreadStore` for `runTurn`. */
+  /** Conversation threads: the `ThreadStore` for `runTurn` of `@patchbay/turn`. */
   readonly threads: PatchbayThreadStore;
 
   /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
@@ -117,13 +115,6 @@ export interface PatchbayStore extends StatusSource {
   listPolicy(): Promise<PolicyRule[]>;
   /** Forgets a rate limit before it runs out (e.g. after a successful call). */
   clearRateLimit(subject: string, connectorId: string): Promise<void>;
-
-  /** Saves a conversation checkpoint (any JSON value) under a thread id, replacing the previous one. */
-  saveCheckpoint(threadId: string, value: unknown): Promise<void>;
-  /** The last checkpoint of a thread, or undefined. */
-  loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined>;
-  /** Deletes a thread's checkpoint. */
-  deleteCheckpoint(threadId: string): Promise<void>;
 
   /** Releases the database handle. */
   close(): void;

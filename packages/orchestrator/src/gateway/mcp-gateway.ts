@@ -41,10 +41,10 @@ import {
   exposedTools,
   isMetaTool,
   type JsonValue,
+  type LiveVerificationOptions,
   refreshConnectorStatusToolName,
   renderTurnContext,
   stableStringify,
-  type VerifyOptions,
 } from '@patchbay/protocol';
 import { type Logger, pino } from 'pino';
 import type { Agent, AgentTool } from '../agent.js';
@@ -84,7 +84,7 @@ export interface McpGatewayOptions {
   /** Instructions announced at initialization; by default the protocol's status and error rules. `false` for none. */
   instructions?: string | false;
   /** Checks stored credentials live when capturing status (TTL-cached). */
-  verify?: VerifyOptions;
+  verify?: LiveVerificationOptions;
   /** A pino logger; silent by default. On stdio, it must not write to stdout. */
   logger?: Logger;
   /** Clock for status capture, for tests. */

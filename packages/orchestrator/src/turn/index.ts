@@ -18,5 +18,5 @@ export {
   type TurnStep,
   type TurnTrace,
 } from './run-turn.js';
-export { createInMemoryThreadStore, type Thread, type ThreadStore } from './thread-store.js';
+export { createInMemoryThreadStore } from './thread-store.js';
 export { createTurnInstruments, type TurnInstruments } from './turn-metrics.js';

@@ -6,7 +6,15 @@ import type {
   LanguageModelV4ToolCall,
 } from '@ai-sdk/provider';
 import type { Meter } from '@opentelemetry/api';
-import type { Connector, StatusSnapshot, StatusSource, ToolEffect } from '@patchbay/connector';
+import {
+  type Connector,
+  canonicalJson,
+  type StatusSnapshot,
+  type StatusSource,
+  type Thread,
+  type ThreadStore,
+  type ToolEffect,
+} from '@patchbay/connector';
 import {
   type Envelope,
   type ErrorEnvelope,
@@ -23,15 +31,14 @@ import {
   captureStatus,
   connectorStatusWire,
   exposedTools,
+  type LiveVerificationOptions,
   type MessageLayout,
   refreshConnectorStatusToolName,
   renderTurnContext,
   stampMessage,
   toLanguageModelTools,
-  type VerifyOptions,
 } from '@patchbay/protocol';
 import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
-import { canonicalJson } from '../canonical-json.js';
 import type { Orchestrator } from '../orchestrator.js';
 import { toLanguageModelPrompt } from './model-prompt.js';
 import {
@@ -41,7 +48,6 @@ import {
   questionsOf,
   withQuestions,
 } from './retry-guidance.js';
-import type { Thread, ThreadStore } from './thread-store.js';
 import { createTurnInstruments } from './turn-metrics.js';
 
 /** Settings of the ask-for-input retry loop. */
@@ -70,7 +76,7 @@ export interface RunTurnOptions {
   /** Any AI SDK language model (`LanguageModelV4`); called one step at a time. */
   model: LanguageModelV4;
   /** A thread id (history loaded from `threadStore`) or a thread with its stored messages. */
-  thread: string | Thread;
+  thread: string | Thread<ModelMessage>;
   /** What the user wrote this turn. */
   message: string;
   /** Whose connectors: the user (or workspace) id the status and every call are for. */
@@ -106,7 +112,7 @@ export interface RunTurnOptions {
   /** Where the thread is loaded from (thread given by id) and appended to. */
   threadStore?: ThreadStore;
   /** Live credential checks during status capture. */
-  verify?: VerifyOptions;
+  verify?: LiveVerificationOptions;
   /** Cancels the model calls and tool calls of the turn. */
   signal?: AbortSignal;
   /** OpenTelemetry meter for the turn counters; the global provider's by default. */
@@ -190,7 +196,7 @@ export interface TurnTrace {
 export interface TurnResult {
   reply: string;
   /** The thread with this turn's messages appended (stored form). */
-  thread: Thread;
+  thread: Thread<ModelMessage>;
   trace: TurnTrace;
 }
 
@@ -276,7 +282,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const threadId = typeof options.thread === 'string' ? options.thread : options.thread.id;
   const history =
     typeof options.thread === 'string'
-      ? ((await options.threadStore?.load(threadId))?.messages ?? [])
+      ? // A thread store gives back the messages appended to it, and runTurn appends model messages.
+        (((await options.threadStore?.load(threadId))?.messages ?? []) as ModelMessage[])
       : [...options.thread.messages];
 
   const capture = () =>

@@ -1,25 +1,10 @@
-import type { ModelMessage } from 'ai';
-
-/** A conversation as stored: its id and its messages in stored (stamped) form, oldest first. */
-export interface Thread {
-  id: string;
-  messages: ModelMessage[];
-}
-
-/**
- * Where conversations persist between turns. `@patchbay/store` implements it on SQLite/Postgres;
- * {@link createInMemoryThreadStore} keeps threads in process memory.
- */
-export interface ThreadStore {
-  /** The thread, or undefined when it has no messages yet. */
-  load(threadId: string): Promise<Thread | undefined>;
-  /** Appends messages (already stamped) at the end of the thread, creating it when needed. */
-  append(threadId: string, messages: readonly ModelMessage[]): Promise<void>;
-}
+import type { StoredMessage, Thread, ThreadStore } from '@patchbay/connector';
 
 /** A {@link ThreadStore} in process memory, for tests, examples and single-process tools. */
-export function createInMemoryThreadStore(initial: readonly Thread[] = []): ThreadStore {
-  const threads = new Map<string, ModelMessage[]>(
+export function createInMemoryThreadStore<Message extends StoredMessage = StoredMessage>(
+  initial: readonly Thread<Message>[] = [],
+): ThreadStore<Message> {
+  const threads = new Map<string, Message[]>(
     initial.map((thread) => [thread.id, structuredClone(thread.messages)]),
   );
   return {

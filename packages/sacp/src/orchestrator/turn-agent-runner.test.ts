@@ -4,7 +4,7 @@ import { success } from '@patchbay/envelope';
 import { createInMemoryThreadStore, createOrchestrator } from '@patchbay/orchestrator';
 import { createScriptedModel } from '@patchbay/orchestrator/testing';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
-import { tool } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryAuditLog } from '../audit-log.js';
@@ -304,7 +304,7 @@ describe('turnAgentRunner', () => {
       sacp({ thought: '', status: 'success', data: {}, message: 'Counted.' }),
       sacp({ thought: '', status: 'success', data: { count: 1 }, message: 'Counted.' }),
     ]);
-    const threadStore = createInMemoryThreadStore();
+    const threadStore = createInMemoryThreadStore<ModelMessage>();
     const chain = defineChain({
       start: 'counter',
       nodes: {

@@ -1,11 +1,5 @@
 import { PatchbayError, renderEnvelopeForModel } from '@patchbay/envelope';
-import {
-  type RunTurnOptions,
-  runTurn,
-  type ThreadStore,
-  type TurnResult,
-  withQuestions,
-} from '@patchbay/orchestrator';
+import { type RunTurnOptions, runTurn, type TurnResult, withQuestions } from '@patchbay/orchestrator';
 import type { ModelMessage } from 'ai';
 import type { RunAgentHook, RunAgentRequest, ToolOutput } from '../agent-turn.js';
 import { parseSacp } from '../parse-sacp.js';
@@ -22,7 +16,7 @@ export interface TurnAgentRunnerOptions
   /** Model for agent nodes that declare none; a node's own `LanguageModelV4` wins. */
   model?: RunTurnOptions['model'] | undefined;
   /** Records every node turn, stamped, under {@link TurnAgentRunnerOptions.threadId}. */
-  threadStore?: ThreadStore | undefined;
+  threadStore?: RunTurnOptions['threadStore'] | undefined;
   /** Thread id of a node's turns; default `sacp:<correlation id>:<node id>`. */
   threadId?: ((request: Pick<RunAgentRequest, 'nodeId' | 'correlationId'>) => string) | undefined;
   /** Most model calls per node turn; default the node's `maxToolSteps` + 1 (the final reply). */

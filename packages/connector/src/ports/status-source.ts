@@ -1,4 +1,4 @@
-import type { Credentials } from './credentials.js';
+import type { Credentials } from '../credentials.js';
 
 /** A stored connection of one subject to one connector. */
 export interface StoredConnection {
