@@ -1,7 +1,7 @@
 // Naive baselines: STAND-IN LanguageModelV4s that each reproduce one failure of today's agents, so the
 // suite can show that its scenarios catch them (`pnpm eval:baselines`). Each is the reference agent
 // with one rule broken. None of them is a real model.
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import { createScriptedModel } from '@patchbay/turn/testing';
 import { capabilityReply, readPrompt, referenceStep } from './reference-agent.mjs';
 
 /**

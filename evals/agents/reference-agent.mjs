@@ -4,7 +4,7 @@
 // tools it is offered, the conversation and the tool results. It follows the Patchbay protocol by
 // rules, so the suite can run without network or keys. It proves the harness and the protocol, not
 // the quality of any model. The naive baselines in ./baselines.mjs reuse its parts with one rule broken.
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import { createScriptedModel } from '@patchbay/turn/testing';
 
 /** Words that say what a tool does, keyed by the verb in its name. */
 const verbWords = {

@@ -1,8 +1,9 @@
 // Runs one scenario through the real Patchbay turn runner: eval stand-in connectors (or, with
 // `packages:`, the real connector packages against the msw service server), an in-memory status
 // source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
-import { createInMemoryThreadStore, createOrchestrator, runTurn } from '@patchbay/orchestrator';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
+import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
 import { createPackageConnectors } from '../connectors/package-connectors.mjs';
 import { withServiceServer } from '../connectors/service-server.mjs';

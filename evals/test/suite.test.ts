@@ -1,4 +1,4 @@
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import { createScriptedModel } from '@patchbay/turn/testing';
 import { describe, expect, it } from 'vitest';
 import { baselines } from '../agents/baselines.mjs';
 import { createReferenceAgent } from '../agents/reference-agent.mjs';

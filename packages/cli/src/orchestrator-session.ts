@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpAgent, Orchestrator } from '@patchbay/orchestrator';
+import type { McpAgent } from '@patchbay/mcp';
+import type { Orchestrator } from '@patchbay/orchestrator';
 import type { CliRuntime } from './runtime.js';
 
 /** Name of the MCP servers file looked up in the Patchbay home. */
@@ -22,7 +23,7 @@ export async function loadMcpAgents(
   path: string,
   options: { longRunning?: boolean } = {},
 ): Promise<McpAgent[]> {
-  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/orchestrator');
+  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
   return createMcpAgents(config, options.longRunning ? {} : { reconnect: { initialDelayMs: 60_000 } });
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
 import { defineChain, type SacpAuditSink } from '@patchbay/sacp';
+import { createScriptedModel } from '@patchbay/turn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import type { PatchbayStore } from './store.js';

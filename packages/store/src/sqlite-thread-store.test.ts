@@ -4,14 +4,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { defineConnector, defineTool, type ThreadStore } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
-import {
-  createInMemoryThreadStore,
-  createOrchestrator,
-  runTurn,
-  type TurnResult,
-  toLanguageModelPrompt,
-} from '@patchbay/orchestrator';
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import { createOrchestrator } from '@patchbay/orchestrator';
+import { createInMemoryThreadStore, runTurn, type TurnResult } from '@patchbay/turn';
+import { toLanguageModelPrompt } from '@patchbay/turn/internal';
+import { createScriptedModel } from '@patchbay/turn/testing';
 import type { ModelMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

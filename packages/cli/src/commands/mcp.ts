@@ -82,9 +82,8 @@ export const mcpCommand: Command = {
   },
   positionals: { required: [] },
   async run(runtime, values) {
-    const { createMcpGateway, createOrchestrator, isLoopbackHost, serveMcpGatewayHttp } = await import(
-      '@patchbay/orchestrator'
-    );
+    const { createMcpGateway, isLoopbackHost, serveMcpGatewayHttp } = await import('@patchbay/mcp');
+    const { createOrchestrator } = await import('@patchbay/orchestrator');
     const http = values.http === true;
     if (!http && (values.port !== undefined || values.host !== undefined)) {
       throw usageError('--port and --host apply to --http only.');

@@ -1,4 +1,4 @@
-import type { ProposalState } from '@patchbay/orchestrator';
+import type { ProposalState } from '@patchbay/connector';
 import { usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';

@@ -1,9 +1,10 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
-import { createInMemoryThreadStore, createOrchestrator } from '@patchbay/orchestrator';
-import { createScriptedModel } from '@patchbay/orchestrator/testing';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { createInMemoryThreadStore } from '@patchbay/turn';
+import { createScriptedModel } from '@patchbay/turn/testing';
 import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

@@ -1,5 +1,6 @@
 import { PatchbayError, renderEnvelopeForModel } from '@patchbay/envelope';
-import { type RunTurnOptions, runTurn, type TurnResult, withQuestions } from '@patchbay/orchestrator';
+import { type RunTurnOptions, runTurn, type TurnResult } from '@patchbay/turn';
+import { withQuestions } from '@patchbay/turn/internal';
 import type { ModelMessage } from 'ai';
 import type { RunAgentHook, RunAgentRequest, ToolOutput } from '../agent-turn.js';
 import { parseSacp } from '../parse-sacp.js';

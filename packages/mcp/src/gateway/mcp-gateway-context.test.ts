@@ -2,10 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOrchestrator } from '../orchestrator.js';
 import { connectorStatusPromptName, connectorStatusResourceUri, createMcpGateway } from './mcp-gateway.js';
 
 const wouldEnable = ['Post messages to team channels', 'Tell the team when a deploy finishes'];

@@ -1,12 +1,12 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createOrchestrator } from '../orchestrator.js';
-import { createScriptedModel } from '../testing/scripted-model.js';
 import { runTurn } from './run-turn.js';
+import { createScriptedModel } from './testing/scripted-model.js';
 import { createInMemoryThreadStore } from './thread-store.js';
 
 const sent: { tool: string; input: unknown }[] = [];

@@ -1,12 +1,12 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOrchestrator } from '../orchestrator.js';
-import { createScriptedModel } from '../testing/scripted-model.js';
 import { type RunTurnOptions, runTurn } from './run-turn.js';
+import { createScriptedModel } from './testing/scripted-model.js';
 
 const wouldEnable = [
   'Post messages to team channels',

@@ -2,12 +2,12 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { HttpResponse, http } from 'msw';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from '../../test/support.js';
-import { createOrchestrator } from '../orchestrator.js';
 import {
   isLoopbackHost,
   type McpGatewayHttpOptions,

@@ -12,7 +12,7 @@ export interface TurnInstruments {
 
 /** Creates the turn counters on the given meter, or the global provider's. */
 export function createTurnInstruments(meter?: Meter): TurnInstruments {
-  const active = meter ?? metrics.getMeter('@patchbay/orchestrator');
+  const active = meter ?? metrics.getMeter('@patchbay/turn');
   return {
     toolResults: active.createCounter('patchbay.turn.tool_results', {
       description: 'Tool results returned to the model by the turn runner',

@@ -16,7 +16,7 @@ import {
   type Redactor,
   redactValue,
 } from '@patchbay/envelope';
-import type { Agent, AgentCallContext, AgentHealth, AgentManifest } from '../agent.js';
+import type { Agent, AgentCallContext, AgentHealth, AgentManifest } from '@patchbay/orchestrator';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import {
   classifyCallError,

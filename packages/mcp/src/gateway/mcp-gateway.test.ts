@@ -6,12 +6,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource, type InMemoryStatusSource } from '@patchbay/protocol';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from '../../test/support.js';
-import { createOrchestrator } from '../orchestrator.js';
 import {
   connectorStatusPromptName,
   connectorStatusResourceUri,

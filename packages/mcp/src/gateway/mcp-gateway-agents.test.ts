@@ -1,14 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createOrchestrator, fromFunction, type Orchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource, type InMemoryStatusSource } from '@patchbay/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAcmeConnector, secretToken } from '../../test/support.js';
-import { fromFunction } from '../function-agent.js';
-import { controllableConfig } from '../mcp/controllable-fixture.js';
-import { createMcpAgent, type McpAgent } from '../mcp/mcp-agent.js';
-import { createOrchestrator, type Orchestrator } from '../orchestrator.js';
+import { controllableConfig } from '../client/controllable-fixture.js';
+import { createMcpAgent, type McpAgent } from '../client/mcp-agent.js';
 import { createMcpGateway, type McpGatewayOptions } from './mcp-gateway.js';
 
 const subject = 'user-1';

@@ -1,7 +1,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool } from '@patchbay/orchestrator';
+import { annotationsForEffect } from '@patchbay/orchestrator/internal';
 import { type ExposedTool, isMetaTool } from '@patchbay/protocol';
-import type { AgentTool } from '../agent.js';
-import { annotationsForEffect } from '../connector-agent.js';
 
 /**
  * An exposed tool as an MCP host lists it: JSON Schema input and annotations from the declared

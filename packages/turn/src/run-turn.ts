@@ -23,6 +23,7 @@ import {
   renderEnvelopeForModel,
   success,
 } from '@patchbay/envelope';
+import type { Orchestrator } from '@patchbay/orchestrator';
 import {
   assembleMessages,
   buildSystemPrompt,
@@ -39,7 +40,6 @@ import {
   toLanguageModelTools,
 } from '@patchbay/protocol';
 import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
-import type { Orchestrator } from '../orchestrator.js';
 import { toLanguageModelPrompt } from './model-prompt.js';
 import {
   askUserReply,

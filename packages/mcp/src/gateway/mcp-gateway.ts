@@ -34,6 +34,8 @@ import {
   success,
   toEnvelope,
 } from '@patchbay/envelope';
+import type { Agent, AgentTool, Orchestrator } from '@patchbay/orchestrator';
+import { redactPaths } from '@patchbay/orchestrator/internal';
 import {
   buildSystemPrompt,
   captureStatus,
@@ -47,9 +49,6 @@ import {
   stableStringify,
 } from '@patchbay/protocol';
 import { type Logger, pino } from 'pino';
-import type { Agent, AgentTool } from '../agent.js';
-import { redactPaths } from '../observability.js';
-import type { Orchestrator } from '../orchestrator.js';
 import { agentToolToMcp, toMcpTool } from './mcp-tool.js';
 
 /** What a gateway request handler knows about the request: HTTP headers, auth info, session id, `_meta`. */

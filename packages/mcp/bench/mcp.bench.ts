@@ -1,16 +1,17 @@
 // MCP overhead benchmark: one stdio tools/call of the controllable test server's `echo`, measured
 // on a bare SDK Client, through createMcpAgent, and through the orchestrator's execute gate.
-// Writes bench/results/orchestrator-mcp.json at the repository root.
+// Writes bench/results/mcp.json at the repository root.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StatusSource } from '@patchbay/connector';
-import { createMcpAgent, createOrchestrator } from '../dist/index.js';
-import { controllableConfig, controllableServerPath } from '../src/mcp/controllable-fixture.js';
+import { createOrchestrator } from '@patchbay/orchestrator';
+import { createMcpAgent } from '../dist/index.js';
+import { controllableConfig, controllableServerPath } from '../src/client/controllable-fixture.js';
 
-const resultsPath = fileURLToPath(new URL('../../../bench/results/orchestrator-mcp.json', import.meta.url));
+const resultsPath = fileURLToPath(new URL('../../../bench/results/mcp.json', import.meta.url));
 const warmup = 300;
 const rounds = 40;
 const perRound = 100;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { AgentCallContext } from '../agent.js';
+import type { AgentCallContext } from '@patchbay/orchestrator';
 import type { McpStdioServerConfig } from './config.js';
 
 /** Path of the controllable test stand-in server (test-servers/controllable-server.mjs). */

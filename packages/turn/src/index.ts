@@ -1,11 +1,3 @@
-export { toLanguageModelPrompt } from './model-prompt.js';
-export {
-  askUserReply,
-  buildRetryGuidance,
-  type InteractiveFailure,
-  questionsOf,
-  withQuestions,
-} from './retry-guidance.js';
 export {
   type RetryOptions,
   type RunTurnOptions,
@@ -19,4 +11,3 @@ export {
   type TurnTrace,
 } from './run-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
-export { createTurnInstruments, type TurnInstruments } from './turn-metrics.js';

@@ -1,0 +1,29 @@
+export { type BackoffSettings, defaultBackoff } from './client/backoff.js';
+export {
+  defaultMcpTimeoutMs,
+  type LoadMcpServersConfigOptions,
+  loadMcpServersConfig,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpServersConfig,
+  type McpStdioServerConfig,
+  parseMcpServersConfig,
+} from './client/config.js';
+export { createMcpAgent, createMcpAgents, type McpAgent, type McpAgentOptions } from './client/mcp-agent.js';
+export type { McpAgentTool } from './client/tool-mapping.js';
+export {
+  connectorStatusPromptName,
+  connectorStatusResourceUri,
+  correlationIdMetaKey,
+  createMcpGateway,
+  type McpGateway,
+  type McpGatewayOptions,
+  type McpGatewayRequest,
+} from './gateway/mcp-gateway.js';
+export {
+  defaultSessionIdleTimeoutMs,
+  isLoopbackHost,
+  type McpGatewayHttpOptions,
+  type McpGatewayHttpServer,
+  serveMcpGatewayHttp,
+} from './gateway/serve-http.js';
