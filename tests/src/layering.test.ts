@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type PackageDir, packagesUnder } from './workspace.js';
+
+const publicPackages = [...packagesUnder('packages'), ...packagesUnder('connectors')];
+const builtins = new Set(builtinModules);
+
+/** `@scope/name/sub/path.js` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The source files an entry point reaches through relative imports: what the package ships. */
+function shippedSources(pkg: PackageDir): string[] {
+  const entries = Object.values(pkg.manifest.exports ?? {})
+    .map((target) => (target as Record<string, string>)['@patchbay/source'])
+    .filter((source): source is string => typeof source === 'string');
+  const seen = new Set<string>();
+  const pending = entries.map((entry) => join(pkg.dir, entry));
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)) {
+      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
+      if (existsSync(target)) pending.push(target);
+    }
+  }
+  return [...seen];
+}
+
+/**
+ * Packages the shipped sources of a package import, split into those imported for a value (needed
+ * at run time) and those imported only for types (needed by the published `.d.ts`).
+ */
+function importsOf(pkg: PackageDir): { runtime: Set<string>; typesOnly: Set<string> } {
+  const runtime = new Set<string>();
+  const types = new Set<string>();
+  const statement = /^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+'([^']+)'/gms;
+  const dynamic = /import\(\s*'([^']+)'\s*\)/g;
+  for (const file of shippedSources(pkg)) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(statement)) {
+      const [, , typeKeyword, clause, specifier] = match;
+      if (specifier!.startsWith('.') || specifier!.startsWith('node:') || builtins.has(specifier!)) continue;
+      // `import { type A, type B }` is a types-only import as much as `import type { A, B }`.
+      const names = clause!.trim();
+      const allTyped =
+        typeKeyword !== undefined ||
+        (/^\{[\s\S]*\}$/.test(names) &&
+          names
+            .slice(1, -1)
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean)
+            .every((name) => name.startsWith('type ')));
+      (allTyped ? types : runtime).add(packageOf(specifier!));
+    }
+    for (const match of text.matchAll(dynamic)) {
+      if (!match[1]!.startsWith('.') && !match[1]!.startsWith('node:')) runtime.add(packageOf(match[1]!));
+    }
+  }
+  runtime.delete(pkg.manifest.name);
+  types.delete(pkg.manifest.name);
+  return { runtime, typesOnly: new Set([...types].filter((name) => !runtime.has(name))) };
+}
+
+const declared = (pkg: PackageDir, field: string) => new Set(Object.keys(pkg.manifest[field] ?? {}));
+
+describe('every package declares what its shipped code imports', () => {
+  for (const pkg of publicPackages) {
+    it(`${pkg.manifest.name}: runtime imports are dependencies or peers, type imports too`, () => {
+      const { runtime, typesOnly } = importsOf(pkg);
+      const installed = new Set([...declared(pkg, 'dependencies'), ...declared(pkg, 'peerDependencies')]);
+      expect([...runtime].filter((name) => !installed.has(name))).toEqual([]);
+      expect([...typesOnly].filter((name) => !installed.has(name))).toEqual([]);
+    });
+  }
+});
+
+const byName = new Map(publicPackages.map((pkg) => [pkg.manifest.name as string, pkg]));
+
+describe('a user pays only for what they use', () => {
+  it('@patchbay/store needs only the contracts at run time', () => {
+    expect([...declared(byName.get('@patchbay/store')!, 'dependencies')].sort()).toEqual([
+      '@patchbay/connector',
+      '@patchbay/envelope',
+    ]);
+  });
+
+  it('the gate brings neither the MCP SDK, the AI SDK nor the prompt package', () => {
+    const gate = declared(byName.get('@patchbay/orchestrator')!, 'dependencies');
+    for (const heavy of ['@modelcontextprotocol/sdk', 'ai', '@ai-sdk/provider', '@patchbay/protocol']) {
+      expect(gate.has(heavy), heavy).toBe(false);
+    }
+  });
+
+  it('the turn loop takes ai as a peer, for its message types only', () => {
+    const turn = byName.get('@patchbay/turn')!;
+    expect(importsOf(turn).runtime.has('ai')).toBe(false);
+    expect(declared(turn, 'dependencies').has('ai')).toBe(false);
+    expect(declared(turn, 'peerDependencies').has('ai')).toBe(true);
+  });
+});
