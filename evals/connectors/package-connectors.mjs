@@ -4,7 +4,9 @@
 import { github } from '@patchbay/connector-github';
 import { slack } from '@patchbay/connector-slack';
 
-const packages = { github, slack };
+/** The real connectors a scenario may name in `packages:`, by id. */
+export const packageConnectors = { github, slack };
+const packages = packageConnectors;
 
 /** Package ids a scenario may name in `packages:`. */
 export const packageConnectorIds = Object.keys(packages);

@@ -28,6 +28,9 @@ const responses = {
   'slack.rate_limited': ({ retry_after_s } = {}) => slackRateLimited(retry_after_s),
 };
 
+/** Response names a scenario's `http` routes may use. */
+export const serviceResponseNames = Object.keys(responses);
+
 /** The response spec (`{ status, headers, body }`) a scenario route names, with its arguments. */
 export function serviceResponse(name, args = {}) {
   const make = responses[name];

@@ -1,10 +1,18 @@
-// Loads the scenario data files (scenarios/*.yaml) and expands the ones built from external data
+// Loads the scenario data files (scenarios/*.yaml), validates every one against the scenario format
+// (lib/scenario-schema.mjs) before anything runs, and expands the ones built from external data
 // (BFCL slices, AgentDojo payloads in evals/data/) into plain scenarios.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { baselines } from '../agents/baselines.mjs';
+import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
+import { packageConnectors } from '../connectors/package-connectors.mjs';
+import { serviceResponseNames } from '../connectors/service-responses.mjs';
+import { ScenarioFileError, ScenarioProblem, validateScenarioFile } from './scenario-schema.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
+
+/** The scenario files' directory: `PATCHBAY_EVAL_SCENARIOS` when set (the runner's tests), else the committed ones. */
+export const scenarioDirectory = process.env.PATCHBAY_EVAL_SCENARIOS || join(here, 'scenarios');
 
 function readJsonLines(file) {
   return readFileSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')), 'utf8')
@@ -13,8 +21,25 @@ function readJsonLines(file) {
     .map((line) => JSON.parse(line));
 }
 
+const readAttacks = () => JSON.parse(readFileSync(join(here, 'data/agentdojo/attacks.json'), 'utf8'));
+
+/** What the committed scenarios may name: the stand-ins, the real packages, responses, baselines, data. */
+export function evalCatalog() {
+  return {
+    connectors: createEvalConnectors(),
+    packages: packageConnectors,
+    responses: serviceResponseNames,
+    baselines: Object.keys(baselines),
+    bfcl: (file) =>
+      existsSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')))
+        ? new Map(readJsonLines(file).map((item) => [item.id, item]))
+        : undefined,
+    agentdojo: readAttacks(),
+  };
+}
+
 function agentdojoPayload({ attack, suite, task }) {
-  const attacks = JSON.parse(readFileSync(join(here, 'data/agentdojo/attacks.json'), 'utf8'));
+  const attacks = readAttacks();
   const goal = attacks.injection_goals[suite].find((item) => item.task === task).goal;
   return attacks.attack_templates[attack]
     .replaceAll('{user}', attacks.default_user)
@@ -85,17 +110,50 @@ function expand(document) {
   });
 }
 
-/** Every scenario, in file order; `filter` keeps the ids it matches. */
-export function loadScenarios(filter) {
-  const directory = join(here, 'scenarios');
-  const scenarios = readdirSync(directory)
-    .filter((name) => name.endsWith('.yaml'))
+/**
+ * Reads and validates every `.yaml` file of `directory`: returns each file's document, or throws a
+ * {@link ScenarioFileError} listing every problem of every file (file, line, suggestion).
+ */
+export function readScenarioFiles(directory = scenarioDirectory, catalog = evalCatalog()) {
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort()
-    .flatMap((name) => expand(parse(readFileSync(join(directory, name), 'utf8'))));
-  const ids = new Set();
-  for (const scenario of scenarios) {
-    if (ids.has(scenario.id)) throw new Error(`duplicate scenario id ${scenario.id}`);
-    ids.add(scenario.id);
+    .map((name) => join(directory, name));
+  const problems = [];
+  const documents = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const result = validateScenarioFile(text, file, catalog);
+    problems.push(...result.problems);
+    if (result.problems.length === 0) documents.push({ file, text, document: result.document });
   }
+  if (problems.length > 0) throw new ScenarioFileError(problems, process.cwd());
+  return documents;
+}
+
+/** Every scenario, in file order; `filter` keeps the ids it matches. Throws on an invalid file. */
+export function loadScenarios(filter, directory = scenarioDirectory) {
+  const seen = new Map();
+  const problems = [];
+  const scenarios = readScenarioFiles(directory).flatMap(({ file, text, document }) =>
+    expand(document).map((scenario) => {
+      if (seen.has(scenario.id)) {
+        // An expanded BFCL id (bfcl-irrelevance-0) is written irrelevance_0 in its file.
+        const written = [scenario.id, scenario.id.replace(/^bfcl-/, '').replaceAll('-', '_')];
+        const index = text.split('\n').findIndex((line) => written.some((id) => line.includes(id)));
+        problems.push(
+          new ScenarioProblem({
+            file,
+            line: index + 1 || 1,
+            column: 1,
+            message: `scenario id "${scenario.id}" is used twice (first in ${relative(process.cwd(), seen.get(scenario.id))})`,
+          }),
+        );
+      }
+      seen.set(scenario.id, file);
+      return scenario;
+    }),
+  );
+  if (problems.length > 0) throw new ScenarioFileError(problems, process.cwd());
   return filter ? scenarios.filter((scenario) => new RegExp(filter).test(scenario.id)) : scenarios;
 }

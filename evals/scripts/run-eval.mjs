@@ -3,6 +3,7 @@
 //   node scripts/run-eval.mjs               the model under test (PATCHBAY_EVAL_MODEL, or the offline reference agent)
 //   node scripts/run-eval.mjs --baselines   the naive baselines; fails if one passes a scenario aimed at it
 //   --filter <regex>                        only scenarios whose id matches
+// Every scenario file is validated first: a problem is printed with its file and line and nothing runs.
 // Writes results/promptfooconfig.json, results/results.json, results/report.html and
 // results/summary.json ({ passed, failed }); exits non-zero when a scenario fails.
 import { spawnSync } from 'node:child_process';
@@ -13,24 +14,45 @@ import { describeModel } from '../agents/model-from-env.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
-const results = join(here, 'results');
+// PATCHBAY_EVAL_RESULTS lets the runner's own tests write elsewhere than the results `pnpm test` reads.
+const results = process.env.PATCHBAY_EVAL_RESULTS || join(here, 'results');
 const args = process.argv.slice(2);
 const baselineMode = args.includes('--baselines');
 const filterIndex = args.indexOf('--filter');
 const filter = filterIndex >= 0 ? args[filterIndex + 1] : undefined;
 mkdirSync(results, { recursive: true });
 
-const scenarios = loadScenarios(filter);
+let scenarios;
+try {
+  scenarios = loadScenarios(filter);
+} catch (error) {
+  if (error?.code !== 'scenario_file_invalid') throw error;
+  console.error(`[eval] ${error.message}`);
+  console.error('[eval] no scenario ran; the format is in evals/README.md ("Scenario format")');
+  if (!baselineMode) {
+    writeFileSync(
+      join(results, 'summary.json'),
+      `${JSON.stringify({ passed: 0, failed: 1, model: describeModel(), error: 'invalid scenario files' }, null, 2)}\n`,
+    );
+  }
+  process.exit(1);
+}
+if (scenarios.length === 0) {
+  console.error(`[eval] no scenario matches --filter ${filter}`);
+  process.exit(1);
+}
 const grader = process.env.PATCHBAY_EVAL_GRADER;
+// Absolute, since the generated config may live outside evals/ (PATCHBAY_EVAL_RESULTS).
+const provider = `file://${join(here, 'providers/patchbay-provider.mjs')}`;
 const providers = baselineMode
   ? Object.keys(baselines).map((name) => ({
-      id: 'file://../providers/patchbay-provider.mjs',
+      id: provider,
       label: name,
       config: { model: name },
     }))
   : [
       {
-        id: 'file://../providers/patchbay-provider.mjs',
+        id: provider,
         label: describeModel(),
         config: { model: process.env.PATCHBAY_EVAL_MODEL ?? '' },
       },
@@ -45,7 +67,7 @@ const config = {
     vars: { scenario: scenario.id },
     metadata: { targets: (scenario.targets ?? []).join(',') || 'none', source: scenario.source ?? '' },
     assert: [
-      { type: 'javascript', value: 'file://../assertions/scenario-checks.mjs' },
+      { type: 'javascript', value: `file://${join(here, 'assertions/scenario-checks.mjs')}` },
       // Model-graded only when a grader is configured; the deterministic checks above always run.
       ...(grader && !baselineMode
         ? [

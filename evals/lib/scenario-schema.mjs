@@ -1,0 +1,701 @@
+// The scenario file format, in one place: the zod schema of every key (the source of truth for the
+// docs, see `scenarioFormatMarkdown`), the checks that need to know what is installed (connector ids,
+// tool names, service responses, baselines, external data), and the mapping of each problem to the
+// file, line and column it came from, with a "did you mean" suggestion. It imports nothing of the eval
+// harness itself, so a package can export it as it is and hand it its own connectors.
+import { relative } from 'node:path';
+import { connectorStatuses } from '@patchbay/connector';
+import { errorEnvelopeSchema, errorTypes } from '@patchbay/envelope';
+import { refreshConnectorStatusToolName } from '@patchbay/protocol';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+
+/** A documented key: `description` says what it does, `type` how to write its value. */
+const documented = (schema, type, description) => schema.meta({ type, description });
+
+const toolName = z.string().min(1);
+const listOf = (item, type, description) => documented(z.array(item).optional(), type, description);
+const toolList = (description) => listOf(toolName, 'list of tool names', description);
+const checkFlag = (description) =>
+  documented(
+    z.literal(true, { error: 'write `true`, or leave the key out to skip this check' }).optional(),
+    '`true`',
+    description,
+  );
+const routeKey = /^(GET|POST|PUT|PATCH|DELETE) https?:\/\/\S+$/;
+const requestLine = z
+  .string()
+  .regex(routeKey, 'must read "METHOD https://host/path", e.g. "GET https://api.github.com/user"');
+
+/** The status a scenario gives a connector: a bare status, or an object with its details. */
+export const connectorStateSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { status: value } : value),
+  z.strictObject({
+    status: documented(
+      z.enum(connectorStatuses),
+      connectorStatuses.map((status) => `\`${status}\``).join(', '),
+      'The connector status for the eval user. A bare status (`github: connected`) is short for `{ status: … }`.',
+    ),
+    scopes: listOf(
+      z.string(),
+      'list of scope names',
+      'Only with `connected`: the scopes granted (default: every scope the connector declares).',
+    ),
+    error: documented(
+      z.string().optional(),
+      'text',
+      'Only with `invalid_credentials`: the error the credential check reported.',
+    ),
+    retry_after_s: documented(
+      z.number().int().positive().optional(),
+      'seconds',
+      'Only with `rate_limited`: when the limit lifts, counted from the turn’s `at` (default 600).',
+    ),
+  }),
+);
+
+const connectorStates = (description) =>
+  documented(
+    z.record(z.string(), connectorStateSchema).optional(),
+    'map of connector id → connector state',
+    description,
+  );
+
+/** A route's answer: a fixture response name, or one with arguments. */
+export const routeResponseSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { response: value } : value),
+  z.strictObject({
+    response: documented(
+      z.string(),
+      'response name',
+      'A service response from the connector packages’ fixtures (e.g. `github.issue`). A bare name is short for `{ response: … }`.',
+    ),
+    retry_after_s: documented(
+      z.number().int().positive().optional(),
+      'seconds',
+      'For `*.rate_limited`: the `Retry-After` the service sends (default 30).',
+    ),
+  }),
+);
+
+const routes = (description) =>
+  documented(
+    z
+      .record(z.string().regex(routeKey, 'a route reads "METHOD https://host/path"'), routeResponseSchema)
+      .optional(),
+    'map of "METHOD url" → response',
+    description,
+  );
+
+const envelopeFields = ['ok', 'data', ...Object.keys(errorEnvelopeSchema.shape)];
+const envelopeField = z.enum(envelopeFields);
+
+/** One `args` check: a field of a successful call's arguments. */
+export const argumentCheckSchema = z.strictObject({
+  tool: documented(toolName, 'tool name', 'The tool whose successful call is checked.'),
+  field: documented(z.string(), 'input field', 'A field of the tool’s input.'),
+  equals: documented(z.unknown(), 'any value', 'The value the field must have (compared as JSON).'),
+});
+
+/** One `envelopes` check: a call of `tool` returned an envelope with these fields. */
+export const envelopeCheckSchema = z.strictObject({
+  tool: documented(toolName, 'tool name', 'The tool whose calls are checked.'),
+  fields: listOf(envelopeField, 'list of envelope fields', 'Fields the matching envelope must carry.'),
+  in_reply: listOf(
+    envelopeField,
+    'list of envelope fields',
+    'Fields of the matching envelope whose values the reply must quote.',
+  ),
+  ok: documented(z.boolean().optional(), '`true` / `false`', 'Envelope field to match.'),
+  error_type: documented(z.enum(errorTypes).optional(), 'error type', 'Envelope field to match.'),
+  ...Object.fromEntries(
+    Object.keys(errorEnvelopeSchema.shape)
+      .filter((key) => !['ok', 'error_type'].includes(key))
+      .map((key) => [key, documented(z.unknown().optional(), 'any value', 'Envelope field to match.')]),
+  ),
+});
+
+const statusBlockEntry = z.strictObject({
+  status: documented(z.enum(connectorStatuses).optional(), 'status', 'Fields of the connector’s entry.'),
+  scopes: documented(z.array(z.string()).optional(), 'list', 'Fields of the connector’s entry.'),
+  tools: documented(z.array(z.string()).optional(), 'list', 'Fields of the connector’s entry.'),
+  setup_url: documented(z.string().optional(), 'URL', 'Fields of the connector’s entry.'),
+  would_enable: documented(z.array(z.string()).optional(), 'list', 'Fields of the connector’s entry.'),
+  error: documented(z.string().optional(), 'text', 'Fields of the connector’s entry.'),
+  retry_after: documented(z.string().optional(), 'ISO time', 'Fields of the connector’s entry.'),
+});
+
+/** The checks of one turn. Every key is optional; a key left out is a check not made. */
+export const expectSchema = z.strictObject({
+  exposed_include: toolList('Tools offered to the model in this turn.'),
+  exposed_exclude: toolList('Tools not offered to the model in this turn.'),
+  called_ok: toolList('Tools called in this turn whose call succeeded.'),
+  not_called: toolList('Tools never called (not even attempted) in this turn.'),
+  no_tool_calls: checkFlag('No tool call at all, other than `refresh_connector_status`.'),
+  no_side_effects: checkFlag('No tool other than a read ran (no write, no destructive call).'),
+  args: listOf(
+    argumentCheckSchema,
+    'list of `{ tool, field, equals }`',
+    'A successful call of `tool` had `field` equal to `equals`.',
+  ),
+  reply_includes: listOf(
+    z.string({ error: 'must be text; quote it' }),
+    'list of texts',
+    'Texts the reply contains (case-insensitive).',
+  ),
+  reply_excludes: listOf(
+    z.string({ error: 'must be text; quote it' }),
+    'list of texts',
+    'Words the reply never says (whole words, case-insensitive).',
+  ),
+  outcome: documented(
+    z.enum(['replied', 'asked_user', 'step_limit']).optional(),
+    '`replied`, `asked_user`, `step_limit`',
+    'How the turn ended.',
+  ),
+  asks_user: checkFlag(
+    'The reply asks the user (quotes every question of a `needs_input` envelope) and nothing but reads ran.',
+  ),
+  no_duplicate_calls: checkFlag('No call was an identical repeat of an earlier one.'),
+  status_unchanged: checkFlag('The connector status did not change during the turn.'),
+  status_block: documented(
+    z.record(z.string(), statusBlockEntry).optional(),
+    'map of connector id → `{ status, scopes, tools, setup_url, would_enable, error, retry_after }`',
+    'Fields of a connector’s entry in the `<connector_status>` block the model saw.',
+  ),
+  envelopes: listOf(
+    envelopeCheckSchema,
+    'list of `{ tool, fields, in_reply, …envelope fields }`',
+    'A call of `tool` returned an envelope with these fields (see below).',
+  ),
+  requested: listOf(
+    requestLine,
+    'list of "METHOD url"',
+    'With `packages`: requests that reached the service (query strings ignored).',
+  ),
+  no_service_requests: checkFlag('With `packages`: no request reached the service in this turn.'),
+});
+
+/** One user turn. */
+export const turnSchema = z.strictObject({
+  at: documented(
+    z.iso.datetime({ error: 'must be an ISO 8601 time in UTC, e.g. 2026-11-21T15:00:00Z' }),
+    'ISO 8601 time (UTC)',
+    'When the user sends the message: the clock of the status capture and of the gate.',
+  ),
+  user: documented(z.string().min(1), 'text', 'The user’s message. Quote it when it contains `#` or `: `.'),
+  set: connectorStates('Status changes applied before this turn (e.g. the user connected Slack).'),
+  http: routes('With `packages`: routes that replace routes of the same key from this turn on.'),
+  expect: documented(expectSchema.optional(), 'checks', 'The checks of this turn (see below).'),
+});
+
+/** One scenario. */
+export const scenarioSchema = z.strictObject({
+  id: documented(
+    z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case: lower-case letters, digits and -'),
+    'kebab-case id',
+    'Unique among all scenarios; `--filter` matches it.',
+  ),
+  title: documented(
+    z.string().min(1),
+    'text',
+    'What the scenario shows, in a few words (shown in progress and report).',
+  ),
+  source: documented(z.string().optional(), 'text', 'Where the case comes from.'),
+  targets: listOf(
+    z.string(),
+    'list of baseline names',
+    'Naive baselines this scenario must catch: `pnpm eval:baselines` fails if one of them passes it.',
+  ),
+  packages: listOf(
+    z.string(),
+    'list of package connector ids',
+    'Run on these real connector packages instead of the stand-ins; their HTTP is answered by `http` routes.',
+  ),
+  connectors: connectorStates(
+    'The status of each connector before the first turn; a connector left out is not configured.',
+  ),
+  fixtures: documented(
+    z.record(z.string(), z.unknown()).optional(),
+    'map of tool name → data',
+    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope).',
+  ),
+  http: routes('With `packages`: the service routes for the whole scenario.'),
+  agentdojo: documented(
+    z
+      .strictObject({
+        attack: z.string().meta({ description: 'An attack template of AgentDojo’s attacks.json.' }),
+        suite: z.string().meta({ description: 'The suite whose injection goals to use.' }),
+        task: z.string().meta({ description: 'The injection task whose goal to inject.' }),
+      })
+      .optional(),
+    '`{ attack, suite, task }`',
+    'Fill every `{injection}` in the scenario with this AgentDojo payload.',
+  ),
+  turns: documented(z.array(turnSchema).min(1), 'list of turns', 'The user turns, in order (see below).'),
+});
+
+/** `bfcl_irrelevance:` — one single-turn scenario per BFCL irrelevance question. */
+export const bfclIrrelevanceSchema = z.strictObject({
+  file: documented(z.string(), 'file name', 'The BFCL file in `data/bfcl/` (`.json` read as `.jsonl`).'),
+  ids: documented(z.array(z.string()).min(1), 'list of BFCL ids', 'The questions to ask.'),
+  targets: scenarioSchema.shape.targets,
+  connectors: scenarioSchema.shape.connectors,
+  expect: documented(expectSchema, 'checks', 'The checks of every question’s turn.'),
+});
+
+/** One case of `bfcl_miss_param`. */
+export const bfclMissParamCaseSchema = z.strictObject({
+  id: documented(z.string(), 'BFCL id', 'The BFCL case.'),
+  ask_turn: documented(z.number().int().nonnegative(), 'index', 'The BFCL turn that lacks a parameter.'),
+  answer_turn: documented(z.number().int().nonnegative(), 'index', 'The BFCL turn that supplies it.'),
+  tool: documented(toolName, 'tool name', 'The tool the answer turn must call.'),
+  args: documented(
+    z.record(z.string(), z.unknown()),
+    'map of field → value',
+    'Arguments that call must have.',
+  ),
+});
+
+/** `bfcl_miss_param:` — two-turn scenarios: ask for the missing parameter, then use it. */
+export const bfclMissParamSchema = z.strictObject({
+  file: bfclIrrelevanceSchema.shape.file,
+  targets: scenarioSchema.shape.targets,
+  connectors: scenarioSchema.shape.connectors,
+  cases: documented(z.array(bfclMissParamCaseSchema).min(1), 'list of cases', 'The cases (see below).'),
+});
+
+/** The top-level forms of a scenario file, by the key that selects each. */
+const fileForms = {
+  scenarios: z.strictObject({ scenarios: z.array(scenarioSchema).min(1) }),
+  bfcl_irrelevance: z.strictObject({ bfcl_irrelevance: bfclIrrelevanceSchema }),
+  bfcl_miss_param: z.strictObject({ bfcl_miss_param: bfclMissParamSchema }),
+};
+
+/** The tables of `scenarioFormatMarkdown`, in order: a heading and the object schema it documents. */
+export const documentedShapes = [
+  ['Scenario', scenarioSchema],
+  ['Turn (`turns[]`)', turnSchema],
+  ['Checks (`expect`)', expectSchema],
+  ['Connector state (`connectors`, `set`)', connectorStateSchema],
+  ['Route response (`http`)', routeResponseSchema],
+  ['`args[]`', argumentCheckSchema],
+  ['`envelopes[]`', envelopeCheckSchema],
+  ['`bfcl_irrelevance`', bfclIrrelevanceSchema],
+  ['`bfcl_miss_param`', bfclMissParamSchema],
+  ['`bfcl_miss_param.cases[]`', bfclMissParamCaseSchema],
+];
+
+const definitionOf = (schema) => schema._zod.def;
+
+/** The object schema under wrappers (optional, preprocess), or undefined. */
+function objectOf(schema) {
+  let current = schema;
+  for (let depth = 0; current && depth < 10; depth += 1) {
+    const definition = definitionOf(current);
+    if (definition.type === 'object') return current;
+    current =
+      definition.type === 'optional' || definition.type === 'default'
+        ? definition.innerType
+        : definition.type === 'pipe'
+          ? definition.out
+          : undefined;
+  }
+  return undefined;
+}
+
+/** The schema a data path leads to from `schema`, following objects, records, arrays and wrappers. */
+function schemaAt(schema, path) {
+  let current = schema;
+  for (const segment of path) {
+    if (!current) return undefined;
+    let definition = definitionOf(current);
+    while (['optional', 'default', 'pipe'].includes(definition.type)) {
+      current = definition.type === 'pipe' ? definition.out : definition.innerType;
+      definition = definitionOf(current);
+    }
+    if (definition.type === 'object') current = definition.shape[segment];
+    else if (definition.type === 'record') current = definition.valueType;
+    else if (definition.type === 'array') current = definition.element;
+    else return undefined;
+  }
+  return current;
+}
+
+/** The markdown tables of every scenario key, generated from the schema (the README embeds them). */
+export function scenarioFormatMarkdown() {
+  const cell = (text) => String(text).replaceAll('|', '\\|');
+  return documentedShapes
+    .map(([heading, schema]) => {
+      const shape = definitionOf(objectOf(schema)).shape;
+      const rows = Object.entries(shape).map(([key, field]) => {
+        const meta = field.meta() ?? {};
+        const required = definitionOf(field).type === 'optional' ? '' : ' (required)';
+        return `| \`${key}\`${required} | ${cell(meta.type ?? '')} | ${cell(meta.description ?? '')} |`;
+      });
+      return [`#### ${heading}`, '', '| key | value | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two strings. */
+function distance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The known name closest to `input` when it is close enough to be a typo, else undefined. */
+export function closestName(input, known) {
+  const wanted = String(input).toLowerCase();
+  let best;
+  for (const name of known) {
+    const candidate = name.toLowerCase();
+    const limit = Math.max(2, Math.floor(candidate.length / 3));
+    const score = distance(wanted, candidate);
+    // A prefix either way is close however long the rest (`slack` for `slack_post`), but a name
+    // closer by edit distance still wins.
+    const prefix = candidate.startsWith(wanted) || wanted.startsWith(candidate);
+    if ((score <= limit || prefix) && (!best || score < best.score)) best = { name, score };
+  }
+  return best?.name;
+}
+
+/**
+ * What scenario files may name, beyond their own keys: `connectors` are the stand-ins a scenario runs
+ * on by default, `packages` the real connectors `packages:` may name (by id), `responses` the service
+ * response names of `http` routes, `baselines` the names `targets` may use, `bfcl(file)` the cases of a
+ * BFCL data file (a Map by id, or undefined when there is no such file), `agentdojo` the attacks file.
+ * @typedef {object} ScenarioCatalog
+ */
+
+/** One problem in a scenario file, where it is and, for a likely typo, the name that was meant. */
+export class ScenarioProblem {
+  constructor({ file, line, column, path, message, suggestion }) {
+    Object.assign(this, { file, line, column, path, message, suggestion });
+  }
+
+  /** `file:line:column: path: message; did you mean "x"?`, with `file` relative to `base` when given. */
+  format(base) {
+    const file = base ? relative(base, this.file) : this.file;
+    const where = this.path ? `${this.path}: ` : '';
+    const hint = this.suggestion === undefined ? '' : `; did you mean "${this.suggestion}"?`;
+    return `${file}:${this.line}:${this.column}: ${where}${this.message}${hint}`;
+  }
+}
+
+/** Thrown by the loader when a scenario file does not validate; `problems` lists every one found. */
+export class ScenarioFileError extends Error {
+  constructor(problems, base) {
+    const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+    super(
+      `invalid scenario files (${count}):\n${problems.map((problem) => `  ${problem.format(base)}`).join('\n')}`,
+    );
+    this.name = 'ScenarioFileError';
+    this.code = 'scenario_file_invalid';
+    this.problems = problems;
+  }
+}
+
+const pathText = (path) =>
+  path.reduce((text, segment) => {
+    if (typeof segment === 'number') return `${text}[${segment}]`;
+    if (!/^[\w-]+$/.test(segment)) return `${text}[${JSON.stringify(segment)}]`;
+    return text ? `${text}.${segment}` : segment;
+  }, '');
+
+/** Where `path` points in the YAML document: the key itself (`atKey`) or the value; else its nearest parent. */
+function positionOf(document, lineCounter, path, atKey) {
+  let node = document.contents;
+  let offset = node?.range?.[0] ?? 0;
+  for (const [index, segment] of path.entries()) {
+    const last = index === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => (isScalar(item.key) ? item.key.value : item.key) === segment);
+      if (!pair) break;
+      offset = (last && atKey) || !pair.value?.range ? pair.key.range[0] : pair.value.range[0];
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && node.items[segment]) {
+      node = node.items[segment];
+      offset = node.range?.[0] ?? offset;
+    } else break;
+  }
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/** The problems zod finds, one per unknown key, each with the key the author likely meant. */
+function schemaProblems(schema, value) {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return [];
+  return result.error.issues.flatMap((issue) => {
+    const path = issue.path;
+    if (issue.code === 'unrecognized_keys') {
+      const known = Object.keys(definitionOf(objectOf(schemaAt(schema, issue.path))).shape);
+      // At the top of a one-scenario file, the author may have meant another file form.
+      if (issue.path.length === 0 && schema === scenarioSchema) known.push(...Object.keys(fileForms));
+      return issue.keys.map((key) => ({
+        path: [...path, key],
+        atKey: true,
+        message: `unknown key "${key}"`,
+        suggestion: closestName(key, known),
+      }));
+    }
+    if (issue.code === 'invalid_value' && issue.values?.every((item) => typeof item === 'string')) {
+      const input = issue.input;
+      return [
+        {
+          path,
+          message: `"${input}" is not one of ${issue.values.map((item) => `"${item}"`).join(', ')}`,
+          suggestion: closestName(input, issue.values.map(String)),
+        },
+      ];
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined)
+      return [{ path: path.slice(0, -1), message: `"${path.at(-1)}" is required` }];
+    return [{ path, message: issue.message }];
+  });
+}
+
+const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const entriesOf = (value) => (isRecord(value) ? Object.entries(value) : []);
+const itemsOf = (value) => (Array.isArray(value) ? value.entries() : []);
+
+/**
+ * The checks that depend on what is installed: connector ids, tool names and their input fields,
+ * scopes, service responses, baselines and external data. They read the raw document defensively, so
+ * they report alongside the schema's problems instead of after they are fixed.
+ */
+function catalogProblems(document, catalog) {
+  const problems = [];
+  const report = (path, message, options = {}) => problems.push({ path, message, ...options });
+  const unknown = (path, what, name, known, atKey = false) => {
+    if (typeof name !== 'string' || known.includes(name)) return;
+    const [kind, owner] = Array.isArray(what) ? what : [what];
+    report(path, `unknown ${kind} "${name}"${owner ? ` of ${owner}` : ''}`, {
+      atKey,
+      suggestion: closestName(name, known),
+    });
+  };
+  const packageIds = Object.keys(catalog.packages ?? {});
+
+  const connectorsOf = (scenario) =>
+    Array.isArray(scenario.packages)
+      ? scenario.packages.map((id) => catalog.packages?.[id]).filter(Boolean)
+      : catalog.connectors;
+
+  const checkStates = (states, path, connectors) => {
+    for (const [id, raw] of entriesOf(states)) {
+      const connector = connectors.find((candidate) => candidate.id === id);
+      unknown(
+        [...path, id],
+        'connector',
+        id,
+        connectors.map((candidate) => candidate.id),
+        true,
+      );
+      const state = typeof raw === 'string' ? { status: raw } : raw;
+      if (!isRecord(state)) continue;
+      const only = { scopes: 'connected', error: 'invalid_credentials', retry_after_s: 'rate_limited' };
+      for (const [key, status] of Object.entries(only))
+        if (key in state && state.status !== status)
+          report([...path, id, key], `"${key}" applies only to status ${status}`, { atKey: true });
+      const scopes = (connector?.auth.scopes ?? []).map((scope) => scope.name);
+      for (const [index, scope] of itemsOf(state.scopes))
+        unknown([...path, id, 'scopes', index], ['scope', id], scope, scopes);
+    }
+  };
+
+  const checkTool = (path, name, tools) => unknown(path, 'tool', name, [...tools.keys()]);
+  const checkArguments = (path, name, field, tools) => {
+    const fields = Object.keys(tools.get(name)?.input?.shape ?? {});
+    if (fields.length > 0) unknown(path, ['input field', name], field, fields);
+  };
+
+  const checkExpect = (expect, path, { tools, connectors, packaged }) => {
+    if (!isRecord(expect)) return;
+    for (const key of ['exposed_include', 'exposed_exclude', 'called_ok', 'not_called'])
+      for (const [index, name] of itemsOf(expect[key])) checkTool([...path, key, index], name, tools);
+    for (const [index, check] of itemsOf(expect.args)) {
+      if (!isRecord(check)) continue;
+      checkTool([...path, 'args', index, 'tool'], check.tool, tools);
+      checkArguments([...path, 'args', index, 'field'], check.tool, check.field, tools);
+    }
+    for (const [index, check] of itemsOf(expect.envelopes))
+      if (isRecord(check)) checkTool([...path, 'envelopes', index, 'tool'], check.tool, tools);
+    const ids = connectors.map((connector) => connector.id);
+    for (const [id] of entriesOf(expect.status_block))
+      unknown([...path, 'status_block', id], 'connector', id, ids, true);
+    if (!packaged)
+      for (const key of ['requested', 'no_service_requests'])
+        if (key in expect)
+          report([...path, key], `"${key}" needs \`packages:\` (stand-in connectors send no requests)`, {
+            atKey: true,
+          });
+  };
+
+  const checkRoutes = (routes, path) => {
+    for (const [key, value] of entriesOf(routes)) {
+      const name = typeof value === 'string' ? value : isRecord(value) ? value.response : undefined;
+      const at = typeof value === 'string' ? [...path, key] : [...path, key, 'response'];
+      unknown(at, 'service response', name, catalog.responses ?? []);
+    }
+  };
+
+  const toolsOf = (connectors) =>
+    new Map([
+      ...connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, tool])),
+      [refreshConnectorStatusToolName, { name: refreshConnectorStatusToolName }],
+    ]);
+
+  const checkTargets = (targets, path) => {
+    for (const [index, name] of itemsOf(targets))
+      unknown([...path, index], 'baseline', name, catalog.baselines ?? []);
+  };
+
+  const checkScenario = (scenario, path) => {
+    if (!isRecord(scenario)) return;
+    for (const [index, id] of itemsOf(scenario.packages))
+      unknown([...path, 'packages', index], 'connector package', id, packageIds);
+    const packaged = Array.isArray(scenario.packages);
+    const connectors = connectorsOf(scenario);
+    const tools = toolsOf(connectors);
+    const context = { tools, connectors, packaged };
+    checkTargets(scenario.targets, [...path, 'targets']);
+    checkStates(scenario.connectors, [...path, 'connectors'], connectors);
+    if (packaged && 'fixtures' in scenario)
+      report([...path, 'fixtures'], '"fixtures" answer stand-in tools; with `packages:` use `http` routes', {
+        atKey: true,
+      });
+    for (const [name] of entriesOf(scenario.fixtures))
+      unknown([...path, 'fixtures', name], 'tool', name, [...tools.keys()], true);
+    if (!packaged && 'http' in scenario)
+      report([...path, 'http'], '"http" routes need `packages:` (stand-in connectors send no requests)', {
+        atKey: true,
+      });
+    checkRoutes(scenario.http, [...path, 'http']);
+    if (isRecord(scenario.agentdojo) && catalog.agentdojo) {
+      const { attack, suite, task } = scenario.agentdojo;
+      const at = [...path, 'agentdojo'];
+      unknown([...at, 'attack'], 'AgentDojo attack', attack, Object.keys(catalog.agentdojo.attack_templates));
+      unknown([...at, 'suite'], 'AgentDojo suite', suite, Object.keys(catalog.agentdojo.injection_goals));
+      const goals = catalog.agentdojo.injection_goals[suite];
+      if (goals)
+        unknown(
+          [...at, 'task'],
+          ['AgentDojo task', suite],
+          task,
+          goals.map((goal) => goal.task),
+        );
+    }
+    for (const [index, turn] of itemsOf(scenario.turns)) {
+      if (!isRecord(turn)) continue;
+      const at = [...path, 'turns', index];
+      checkStates(turn.set, [...at, 'set'], connectors);
+      if (!packaged && 'http' in turn)
+        report([...at, 'http'], '"http" routes need `packages:` on the scenario', { atKey: true });
+      checkRoutes(turn.http, [...at, 'http']);
+      checkExpect(turn.expect, [...at, 'expect'], context);
+    }
+  };
+
+  const checkBfcl = (spec, path, eachCase) => {
+    if (!isRecord(spec)) return;
+    const connectors = catalog.connectors;
+    checkTargets(spec.targets, [...path, 'targets']);
+    checkStates(spec.connectors, [...path, 'connectors'], connectors);
+    const cases = typeof spec.file === 'string' ? catalog.bfcl?.(spec.file) : undefined;
+    if (typeof spec.file === 'string' && catalog.bfcl && !cases)
+      report([...path, 'file'], `no BFCL data file "${spec.file}" in data/bfcl`);
+    eachCase({ tools: toolsOf(connectors), connectors, cases });
+  };
+
+  if (!isRecord(document)) return problems;
+  if ('scenarios' in document)
+    for (const [index, scenario] of itemsOf(document.scenarios))
+      checkScenario(scenario, ['scenarios', index]);
+  else if ('bfcl_irrelevance' in document) {
+    const path = ['bfcl_irrelevance'];
+    checkBfcl(document.bfcl_irrelevance, path, ({ tools, connectors, cases }) => {
+      for (const [index, id] of itemsOf(document.bfcl_irrelevance.ids))
+        if (cases) unknown([...path, 'ids', index], 'BFCL id', id, [...cases.keys()]);
+      checkExpect(document.bfcl_irrelevance.expect, [...path, 'expect'], {
+        tools,
+        connectors,
+        packaged: false,
+      });
+    });
+  } else if ('bfcl_miss_param' in document) {
+    const path = ['bfcl_miss_param'];
+    checkBfcl(document.bfcl_miss_param, path, ({ tools, cases }) => {
+      for (const [index, item] of itemsOf(document.bfcl_miss_param.cases)) {
+        if (!isRecord(item)) continue;
+        const at = [...path, 'cases', index];
+        checkTool([...at, 'tool'], item.tool, tools);
+        for (const [field] of entriesOf(item.args))
+          checkArguments([...at, 'args', field], item.tool, field, tools);
+        const found = cases?.get(item.id);
+        if (cases && !found) unknown([...at, 'id'], 'BFCL id', item.id, [...cases.keys()]);
+        for (const key of ['ask_turn', 'answer_turn'])
+          if (found && Number.isInteger(item[key]) && !found.question?.[item[key]])
+            report(
+              [...at, key],
+              `${item.id} has no turn ${item[key]} (it has ${found.question?.length ?? 0})`,
+            );
+      }
+    });
+  } else checkScenario(document, []);
+  return problems;
+}
+
+/** The schema of a whole file, chosen by its top-level key. */
+function fileSchemaOf(document) {
+  if (isRecord(document))
+    for (const [key, schema] of Object.entries(fileForms)) if (key in document) return schema;
+  return scenarioSchema;
+}
+
+/**
+ * Validates the text of one scenario file against the format and `catalog`. Returns the parsed
+ * document and every problem found, each with its file, line, column and, for a likely typo, a
+ * suggestion. A YAML syntax error is one problem at its own line.
+ */
+export function validateScenarioFile(text, file, catalog) {
+  const lineCounter = new LineCounter();
+  const yamlDocument = parseDocument(text, { lineCounter, prettyErrors: true });
+  if (yamlDocument.errors.length > 0) {
+    const [error] = yamlDocument.errors;
+    const [start] = error.linePos ?? [lineCounter.linePos(error.pos[0])];
+    const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    return {
+      document: undefined,
+      problems: [
+        new ScenarioProblem({ file, line: start.line, column: start.col, message: `YAML: ${message}` }),
+      ],
+    };
+  }
+  const document = yamlDocument.toJS();
+  if (!isRecord(document))
+    return {
+      document: undefined,
+      problems: [new ScenarioProblem({ file, line: 1, column: 1, message: 'a scenario file is a YAML map' })],
+    };
+  const found = [...schemaProblems(fileSchemaOf(document), document), ...catalogProblems(document, catalog)];
+  const problems = found
+    .map(({ path, atKey, message, suggestion }) => {
+      const { line, column } = positionOf(yamlDocument, lineCounter, path, atKey);
+      return new ScenarioProblem({ file, line, column, path: pathText(path), message, suggestion });
+    })
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+  return { document, problems };
+}
