@@ -4,8 +4,9 @@
 //   node scripts/run-eval.mjs --baselines   the naive baselines; fails if one passes a scenario aimed at it
 //   --filter <regex>                        only scenarios whose id matches
 // Every scenario file is validated first: a problem is printed with its file and line and nothing runs.
-// Writes results/promptfooconfig.json, results/results.json, results/report.html and
-// results/summary.json ({ passed, failed }); exits non-zero when a scenario fails.
+// Prints one line per scenario as it finishes, then the count. Writes results/promptfooconfig.json,
+// results/results.json, results/report.html and results/summary.json ({ passed, failed }); exits
+// non-zero when a scenario fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +63,7 @@ const config = {
   description: baselineMode ? 'Patchbay evals: naive baselines' : `Patchbay evals: ${describeModel()}`,
   prompts: ['{{scenario}}'],
   providers,
+  extensions: [`file://${join(here, 'lib/progress.mjs')}:afterEach`],
   tests: scenarios.map((scenario) => ({
     description: `${scenario.id}: ${scenario.title}`,
     vars: { scenario: scenario.id },
@@ -95,6 +97,9 @@ for (const file of [...config.outputPath, join(results, 'summary.json')]) {
 }
 
 const started = Date.now();
+console.log(
+  `[eval] ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'} × ${providers.length === 1 ? providers[0].label : `${providers.length} agents`}`,
+);
 const run = spawnSync(
   join(here, 'node_modules/.bin/promptfoo'),
   ['eval', '-c', configFile, '--no-cache', '--no-progress-bar', '--no-table', '-j', '4'],
@@ -107,6 +112,14 @@ const run = spawnSync(
       PROMPTFOO_DISABLE_UPDATE: '1',
       PROMPTFOO_CONFIG_DIR: join(results, '.promptfoo'),
       PROMPTFOO_DISABLE_SHARING: '1',
+      // Our progress lines and summary say what promptfoo's banner, result table and links would;
+      // its warnings and errors still show. LOG_LEVEL=info (or debug) brings them back.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, '--disable-warning=ExperimentalWarning']
+        .filter(Boolean)
+        .join(' '),
+      PATCHBAY_EVAL_PROGRESS_TOTAL: String(scenarios.length * providers.length),
+      PATCHBAY_EVAL_PROGRESS_AGENTS: providers.length > 1 ? '1' : '0',
     },
   },
 );
