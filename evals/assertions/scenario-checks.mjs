@@ -1,6 +1,7 @@
 // promptfoo assertion: the deterministic checks of a scenario over the run's traces.
 import { checkScenario } from '../lib/checks.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
+import { failureLines } from '../lib/report.mjs';
 
 const scenarios = new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
 
@@ -14,7 +15,7 @@ export default function scenarioChecks(_output, context) {
     score: result.pass ? 1 : 0,
     reason: result.pass
       ? `${result.results.length} checks passed`
-      : result.failed.map((item) => `turn ${item.turn}: ${item.reason}`).join('\n'),
+      : failureLines(scenario, result).join('\n'),
     componentResults: result.results.map((item) => ({
       pass: item.pass,
       score: item.pass ? 1 : 0,

@@ -1,9 +1,11 @@
 // promptfoo custom provider: runs one scenario (named by the test's `scenario` var) through the
-// Patchbay turn runner with the model under test, and returns the last reply as output and every
-// turn's reply and trace in metadata, where the deterministic assertions read them.
+// Patchbay turn runner with the model under test. Its output is the transcript of every turn (user,
+// tool calls, reply), so the report shows the turn that failed even when it is not the last; every
+// turn's reply and trace go in metadata, where the deterministic assertions read them.
 
 import { describeModel, modelFromSpec } from '../agents/model-from-env.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
+import { transcriptOf } from '../lib/report.mjs';
 import { runScenario } from '../lib/run-scenario.mjs';
 
 const scenarios = new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
@@ -24,7 +26,7 @@ export default class PatchbayProvider {
     try {
       const run = await runScenario(scenario, modelFromSpec(this.spec || undefined));
       return {
-        output: run.reply,
+        output: transcriptOf(scenario, run),
         metadata: {
           model: describeModel(this.spec || undefined),
           run: { turns: run.turns, effects: run.effects },

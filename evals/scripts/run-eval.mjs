@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { baselines } from '../agents/baselines.mjs';
 import { describeModel } from '../agents/model-from-env.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
+import { fixReportLayout, userMessagesOf } from '../lib/report.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 // PATCHBAY_EVAL_RESULTS lets the runner's own tests write elsewhere than the results `pnpm test` reads.
@@ -61,12 +62,14 @@ const providers = baselineMode
 
 const config = {
   description: baselineMode ? 'Patchbay evals: naive baselines' : `Patchbay evals: ${describeModel()}`,
-  prompts: ['{{scenario}}'],
+  // The label heads the report's output column (the raw prompt text would show as "{{scenario}}").
+  prompts: [{ raw: '{{scenario}}', label: 'transcript: turns, tool calls, replies' }],
   providers,
   extensions: [`file://${join(here, 'lib/progress.mjs')}:afterEach`],
   tests: scenarios.map((scenario) => ({
     description: `${scenario.id}: ${scenario.title}`,
-    vars: { scenario: scenario.id },
+    // The provider reads `scenario`; `title` and `user` are there for the report's columns.
+    vars: { scenario: scenario.id, title: scenario.title, user: userMessagesOf(scenario) },
     metadata: { targets: (scenario.targets ?? []).join(',') || 'none', source: scenario.source ?? '' },
     assert: [
       { type: 'javascript', value: `file://${join(here, 'assertions/scenario-checks.mjs')}` },
@@ -77,7 +80,7 @@ const config = {
               type: 'llm-rubric',
               provider: grader,
               value:
-                'The reply is accurate about which services are usable now and which need setup (with the setup link), never mentions a service that is absent from the connector status, does not claim an action succeeded unless a tool result says so, and asks the user for missing information instead of inventing it.',
+                'In this transcript, each reply is accurate about which services are usable now and which need setup (with the setup link), never mentions a service that is absent from the connector status, does not claim an action succeeded unless a tool result says so, and asks the user for missing information instead of inventing it.',
             },
           ]
         : []),
@@ -135,6 +138,8 @@ if (!existsSync(config.outputPath[0])) {
   }
   process.exit(1);
 }
+const reportFile = config.outputPath[1];
+if (existsSync(reportFile)) writeFileSync(reportFile, fixReportLayout(readFileSync(reportFile, 'utf8')));
 const output = JSON.parse(readFileSync(config.outputPath[0], 'utf8'));
 const rows = output.results.results;
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

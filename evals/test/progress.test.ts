@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baselines } from '../agents/baselines.mjs';
 import { createReferenceAgent } from '../agents/reference-agent.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
@@ -45,38 +41,5 @@ describe('progress lines', () => {
       result: { success: false, error: 'scenario long-gap failed to run: boom\n    at somewhere' },
     });
     expect(line).toBe('[1/1] ERROR long-gap: Long conversation gap — scenario long-gap failed to run: boom');
-  });
-});
-
-describe('pnpm eval prints one line per scenario and a count, nothing else', () => {
-  const results = mkdtempSync(join(tmpdir(), 'patchbay-eval-results-'));
-  afterAll(() => rmSync(results, { recursive: true, force: true }));
-
-  it('for every agent and scenario, as each finishes', { timeout: 300_000 }, () => {
-    const run = spawnSync(
-      process.execPath,
-      ['scripts/run-eval.mjs', '--baselines', '--filter', '^tool-failure$'],
-      {
-        cwd: join(import.meta.dirname, '..'),
-        encoding: 'utf8',
-        env: { ...process.env, PATCHBAY_EVAL_RESULTS: results },
-      },
-    );
-    expect(run.stderr).toBe('');
-    const lines = run.stdout.trim().split('\n');
-    const progress = lines.filter((line) => /^ {2}\[\d\/3\] (PASS|FAIL|ERROR) /.test(line));
-    expect(progress).toHaveLength(3);
-    expect(progress.map((line) => line.slice(2, 7))).toEqual(['[1/3]', '[2/3]', '[3/3]']);
-    // Scenarios run four at a time, so the counter of a given line varies from run to run.
-    expect(progress.map((line) => line.slice(8))).toContain(
-      'FAIL  advertise-everything  tool-failure: Tool failure handling — turn 1: reply says "Pull request #999 does not exist in acme/web."',
-    );
-    expect(progress.filter((line) => line.includes(' PASS '))).toHaveLength(2);
-    // The first line announces the run; after the progress lines comes only the summary.
-    expect(lines[0]).toBe('[eval] 1 scenario × 3 agents');
-    expect(lines.slice(1, 4)).toEqual(progress);
-    expect(lines.at(-1)).toMatch(/^\[eval:baselines\] every baseline fails the scenarios aimed at it/);
-    expect(run.stdout).not.toMatch(/Starting evaluation|promptfoo view|Writing output|Eval complete/);
-    expect(run.status).toBe(0);
   });
 });

@@ -1,0 +1,61 @@
+// What promptfoo shows of a scenario run, in its report, its JSON and its table: a transcript of every
+// turn (so a turn that failed before the last shows its own reply), the failing checks by turn, and a
+// page layout that scrolls as a page. promptfoo renders the report; these decide what it renders.
+
+/** One tool call as a person reads it: name, then its outcome (ok, an error type, or why it was held back). */
+function callText(call) {
+  if (call.skipped) return `${call.toolName} (not sent: ${call.skipped})`;
+  return `${call.toolName} → ${call.envelope?.ok ? 'ok' : (call.envelope?.error_type ?? 'error')}`;
+}
+
+/**
+ * The run as text, turn by turn: the time, the user's message, the tool calls with their outcome and
+ * the reply. It is the output promptfoo records and shows (and a rubric grades), so no turn hides.
+ */
+export function transcriptOf(scenario, run) {
+  return run.turns
+    .map((turn, index) => {
+      const at = scenario.turns[index]?.at;
+      const calls = turn.trace.calls.map(callText);
+      return [
+        `Turn ${index + 1}${at ? ` · ${at}` : ''}`,
+        `User: ${turn.user}`,
+        ...(calls.length > 0 ? [`Tools: ${calls.join(', ')}`] : []),
+        `Reply: ${turn.reply}`,
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** The user's messages of every turn, numbered when there are several (the report's `user` column). */
+export function userMessagesOf(scenario) {
+  if (scenario.turns.length === 1) return scenario.turns[0].user;
+  return scenario.turns.map((turn, index) => `${index + 1}. ${turn.user}`).join('\n');
+}
+
+/** The failed checks of a `checkScenario` result as lines, each naming its turn and that turn's message. */
+export function failureLines(scenario, result) {
+  return result.failed.map((item) => {
+    const user = scenario.turns[item.turn - 1]?.user ?? '';
+    const quoted = user.length > 60 ? `${user.slice(0, 57)}…` : user;
+    return `turn ${item.turn} ("${quoted}"): ${item.reason}`;
+  });
+}
+
+// promptfoo's report puts the table in a box of at most 72 % of the window that scrolls by itself;
+// rows of multi-turn transcripts are tall, so the box showed about two of them. Let the page scroll.
+const layoutFix = `<style data-patchbay="layout">
+      .report-panel { overflow: visible; }
+      .table-shell { max-height: none; overflow: visible; }
+    </style>`;
+
+/**
+ * promptfoo's HTML report with the layout fix in its `<head>`. Throws when the report no longer has
+ * the parts the fix is written for, so a promptfoo upgrade that changes them is noticed, not ignored.
+ */
+export function fixReportLayout(html) {
+  if (html.includes('data-patchbay="layout"')) return html;
+  if (!html.includes('</head>') || !html.includes('.table-shell') || !html.includes('class="table-shell"'))
+    throw new Error('promptfoo report layout changed: no .table-shell to fix; update evals/lib/report.mjs');
+  return html.replace('</head>', `    ${layoutFix}\n  </head>`);
+}
