@@ -33,20 +33,28 @@ export function userMessagesOf(scenario) {
   return scenario.turns.map((turn, index) => `${index + 1}. ${turn.user}`).join('\n');
 }
 
-/** The failed checks of a `checkScenario` result as lines, each naming its turn and that turn's message. */
+/**
+ * The failed checks of a `checkScenario` result as lines, each naming its turn and that turn's
+ * message. A check whose detail is the reply gives only its name: the transcript shows the reply.
+ */
 export function failureLines(scenario, result) {
   return result.failed.map((item) => {
     const user = scenario.turns[item.turn - 1]?.user ?? '';
     const quoted = user.length > 60 ? `${user.slice(0, 57)}…` : user;
-    return `turn ${item.turn} ("${quoted}"): ${item.reason}`;
+    const detail = item.reason.startsWith(`${item.name}: reply: `) ? item.name : item.reason;
+    return `turn ${item.turn} ("${quoted}"): ${detail}`;
   });
 }
 
-// promptfoo's report puts the table in a box of at most 72 % of the window that scrolls by itself;
-// rows of multi-turn transcripts are tall, so the box showed about two of them. Let the page scroll.
+// promptfoo's report puts the table in a box of at most min(72vh, 980px) that scrolls by itself;
+// rows of multi-turn transcripts are tall, so the box showed one or two of them. Let the page scroll.
+// Narrower id, title and message columns (220 px each at least) keep three agents' transcripts
+// beside them on a 1280 px screen, now that the box no longer scrolls sideways.
 const layoutFix = `<style data-patchbay="layout">
       .report-panel { overflow: visible; }
       .table-shell { max-height: none; overflow: visible; }
+      th, td { min-width: 140px; }
+      .variable-text { max-width: 220px; }
     </style>`;
 
 /**

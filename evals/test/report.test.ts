@@ -33,6 +33,14 @@ describe('what the report shows of a run', () => {
     );
   });
 
+  it('a failing reply check names the check only: the transcript above it shows the reply', async () => {
+    const noConnectors = scenario('no-connectors');
+    const run = await runScenario(noConnectors, baselines['advertise-everything']());
+    const lines = failureLines(noConnectors, checkScenario(noConnectors, run));
+    expect(lines).toContain('turn 1 ("What can you do?"): reply says "Available after setup"');
+    expect(lines.join('\n')).not.toContain(run.turns[0].reply.slice(0, 40));
+  });
+
   it('the user column numbers the messages of a multi-turn scenario', () => {
     expect(userMessagesOf(scenario('long-gap'))).toBe(
       "1. Post 'Weekly report is ready' to #team on Slack\n2. OK, do it now",
