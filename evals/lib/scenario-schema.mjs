@@ -106,12 +106,15 @@ export const envelopeCheckSchema = z.strictObject({
     'list of envelope fields',
     'Fields of the matching envelope whose values the reply must quote.',
   ),
-  ok: documented(z.boolean().optional(), '`true` / `false`', 'Envelope field to match.'),
-  error_type: documented(z.enum(errorTypes).optional(), 'error type', 'Envelope field to match.'),
+  ok: documented(z.boolean().optional(), '`true` / `false`', 'The envelope’s `ok` is this.'),
+  error_type: documented(z.enum(errorTypes).optional(), 'error type', 'The envelope’s `error_type` is this.'),
   ...Object.fromEntries(
-    Object.keys(errorEnvelopeSchema.shape)
+    envelopeFields
       .filter((key) => !['ok', 'error_type'].includes(key))
-      .map((key) => [key, documented(z.unknown().optional(), 'any value', 'Envelope field to match.')]),
+      .map((key) => [
+        key,
+        documented(z.unknown().optional(), 'any value', `The envelope’s \`${key}\` equals this (as JSON).`),
+      ]),
   ),
 });
 
