@@ -187,7 +187,10 @@ describe('an invalid scenario file stops `pnpm eval` before anything runs', () =
   const scratch = mkdtempSync(join(tmpdir(), 'patchbay-eval-scenarios-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('lists every problem of every file with file:line and exits 1, no stack trace', () => {
+  // A Node process that loads the harness and exits: seconds, more on a loaded machine.
+  it('lists every problem of every file with file:line and exits 1, no stack trace', {
+    timeout: 120_000,
+  }, () => {
     const scenarios = join(scratch, 'scenarios');
     const results = join(scratch, 'results');
     mkdirSync(scenarios);
