@@ -1,4 +1,4 @@
-import { HttpError } from '@patchbay/envelope';
+import { HttpError, PatchbayError } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { createHttpClient, verifyFailure } from './http.js';
 
@@ -119,6 +119,78 @@ describe('createHttpClient', () => {
       globalThis.fetch = original;
     }
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe('createHttpClient: mapError', () => {
+  const failing = () =>
+    recordingFetch(
+      json({ code: 50013, message: 'Missing Permissions' }, { status: 403 }),
+      json({ fine: true }),
+    );
+
+  it('throws what the hook makes of a non-2xx answer, given the error and the request', async () => {
+    const { fetch, requests } = failing();
+    const seen: { status: number; requiredScopes: readonly string[] | undefined }[] = [];
+    const client = createHttpClient<'SEND_MESSAGES' | 'VIEW_CHANNEL'>({
+      settings: { fetch },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+      mapError: (error, request) => {
+        seen.push({ status: error.status, requiredScopes: request.requiredScopes });
+        return new HttpError({
+          status: 403,
+          headers: error.headers,
+          missingScopes: [...(request.requiredScopes ?? [])],
+        });
+      },
+    });
+    const error = await client
+      .request({}, { method: 'POST', path: '/messages', json: { a: 1 }, requiredScopes: ['SEND_MESSAGES'] })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 403, missingScopes: ['SEND_MESSAGES'] });
+    expect(seen).toEqual([{ status: 403, requiredScopes: ['SEND_MESSAGES'] }]);
+    // What the call needs is for the hook only: it never reaches the service.
+    expect(await requests[0]!.text()).toBe('{"a":1}');
+    expect([...requests[0]!.headers.keys()].join(' ')).not.toMatch(/scope/i);
+  });
+
+  it('may answer with an envelope or a PatchbayError, thrown as they are', async () => {
+    const envelope = { ok: false, error_type: 'conflict', user_message: 'Opted out.', retryable: false };
+    const { fetch } = recordingFetch(json({}, { status: 400 }), json({}, { status: 429 }));
+    const client = createHttpClient({
+      settings: { fetch },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+      mapError: (error) =>
+        error.status === 400 ? envelope : new PatchbayError('rate_limited', 'Daily quota used up.'),
+    });
+    await expect(client.request({}, { path: '/a' })).rejects.toBe(envelope);
+    await expect(client.request({}, { path: '/b' })).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: 'Daily quota used up.',
+    });
+  });
+
+  it('is not asked about 2xx answers or about failures without an answer', async () => {
+    let calls = 0;
+    const client = createHttpClient({
+      settings: {
+        fetch: (async (input: RequestInfo | URL) => {
+          if (String(input).endsWith('/down')) throw new TypeError('fetch failed');
+          return json({ fine: true });
+        }) as typeof globalThis.fetch,
+      },
+      defaultBaseUrl: 'https://api.example.com',
+      authorize: () => ({}),
+      mapError: (error) => {
+        calls += 1;
+        return error;
+      },
+    });
+    await expect(client.request({}, { path: '/up' })).resolves.toMatchObject({ data: { fine: true } });
+    await expect(client.request({}, { path: '/down' })).rejects.toThrow('fetch failed');
+    expect(calls).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import { HttpError, PatchbayError, retryAfterSeconds } from '@patchbay/envelope';
+import type { Connector } from './connector.js';
 import type { Credentials, VerifyResult } from './credentials.js';
 
 /** Settings every connector factory accepts (after vercel/ai's provider settings). */
@@ -11,8 +12,16 @@ export interface ConnectorSettings {
   headers?: Record<string, string>;
 }
 
-/** One HTTP call a tool makes. */
-export interface HttpRequest {
+/**
+ * What a connector package declares as `connectorFactory`: its factory, called with the user's
+ * settings. The CLI finds a connector through this export and calls nothing else.
+ */
+export type ConnectorFactory<Settings extends ConnectorSettings = ConnectorSettings> = (
+  settings?: Settings,
+) => Connector;
+
+/** One HTTP call a tool makes. `Scope` narrows {@link HttpRequest.requiredScopes} to the service's scope names. */
+export interface HttpRequest<Scope extends string = string> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /**
    * Path relative to the base URL (leading slash optional), or an absolute URL on the base URL's
@@ -26,6 +35,12 @@ export interface HttpRequest {
   form?: Record<string, string | number | boolean | undefined | readonly string[]>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * The scopes (permissions, capabilities) this call needs, as the tool contract's `requiredScopes`
+   * names them. Never sent: the connector's `mapError` reads them, because many services refuse a
+   * call without saying which permission was missing.
+   */
+  requiredScopes?: readonly Scope[];
 }
 
 /** A successful response: parsed body (JSON when the service says so, else text) and headers. */
@@ -36,9 +51,24 @@ export interface HttpResult<T> {
 }
 
 /** A small fetch client shared by connectors: base URL, auth headers, JSON/form bodies, `HttpError` on non-2xx. */
-export interface HttpClient {
-  request<T = unknown>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>>;
+export interface HttpClient<Scope extends string = string> {
+  /** Sends one request with the subject's credentials; throws what `mapError` makes of a non-2xx answer. */
+  request<T = unknown>(credentials: Credentials, request: HttpRequest<Scope>): Promise<HttpResult<T>>;
 }
+
+/**
+ * A service's own error signals, translated in one place. Called with the `HttpError` of every
+ * non-2xx answer and the request that got it; what it returns is thrown in its place:
+ * - the same or a rewritten `HttpError` — its status, headers and `missingScopes` are what the
+ *   envelope mapping and `verifyFailure` read (a 403 that is really a bad key becomes a 401);
+ * - a `PatchbayError` whose code is an envelope error type (a used-up quota: `rate_limited`);
+ * - an `ErrorEnvelope` (e.g. `needs_input` for a phone number the service rejects), which the tool
+ *   call returns as it is.
+ */
+export type MapError<Scope extends string = string> = (
+  error: HttpError,
+  request: HttpRequest<Scope>,
+) => unknown;
 
 function compact(
   record: Record<string, string | number | boolean | undefined | readonly string[]>,
@@ -97,21 +127,26 @@ function requestUrl(baseUrl: string, baseOrigin: string, path: string): URL {
   return url;
 }
 
-/**
- * Creates the HTTP client a connector's tools share. `authorize` turns the subject's credentials
- * into headers; it is called per request, so credentials never live in the client.
- */
-export function createHttpClient(options: {
+/** Options of {@link createHttpClient}. */
+export interface HttpClientOptions<Scope extends string = string> {
   settings: ConnectorSettings;
   defaultBaseUrl: string;
+  /** Turns the subject's credentials into headers; called per request, so credentials never live in the client. */
   authorize: (credentials: Credentials) => Record<string, string>;
   /** Headers the service always wants (API version, user agent). */
   headers?: Record<string, string>;
-}): HttpClient {
+  /** The service's error signals (see {@link MapError}); without it a non-2xx answer throws its `HttpError`. */
+  mapError?: MapError<Scope>;
+}
+
+/** Creates the HTTP client a connector's tools share. */
+export function createHttpClient<Scope extends string = string>(
+  options: HttpClientOptions<Scope>,
+): HttpClient<Scope> {
   const baseUrl = (options.settings.baseUrl ?? options.defaultBaseUrl).replace(/\/+$/, '');
   const baseOrigin = originOf(baseUrl);
   return {
-    async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
+    async request<T>(credentials: Credentials, request: HttpRequest<Scope>): Promise<HttpResult<T>> {
       const fetchImpl = options.settings.fetch ?? globalThis.fetch;
       const url = requestUrl(baseUrl, baseOrigin, request.path);
       for (const [key, value] of compact(request.query ?? {})) url.searchParams.append(key, value);
@@ -136,7 +171,10 @@ export function createHttpClient(options: {
         body,
         signal: request.signal,
       });
-      if (!response.ok) throw await HttpError.fromResponse(response);
+      if (!response.ok) {
+        const error = await HttpError.fromResponse(response);
+        throw options.mapError ? options.mapError(error, request) : error;
+      }
       const text = response.status === 204 ? '' : await response.text();
       const isJson = /json/i.test(response.headers.get('content-type') ?? '') || /^\s*[[{]/.test(text);
       let data: unknown = text;

@@ -30,11 +30,14 @@ export {
   undescribedFields,
 } from './define-tool.js';
 export {
+  type ConnectorFactory,
   type ConnectorSettings,
   createHttpClient,
   type HttpClient,
+  type HttpClientOptions,
   type HttpRequest,
   type HttpResult,
+  type MapError,
   verifyFailure,
 } from './http.js';
 export { invokeTool } from './invoke-tool.js';
