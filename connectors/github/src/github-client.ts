@@ -1,12 +1,5 @@
-import {
-  type ConnectorSettings,
-  type Credentials,
-  createHttpClient,
-  type HttpClient,
-  type HttpRequest,
-  type HttpResult,
-} from '@patchbay/connector';
-import { HttpError } from '@patchbay/envelope';
+import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import { mapGithubError } from './github-errors.js';
 
 /** Where the GitHub REST API lives unless `baseUrl` says otherwise (GitHub Enterprise: `https://HOST/api/v3`). */
 export const defaultGithubBaseUrl = 'https://api.github.com';
@@ -14,92 +7,9 @@ export const defaultGithubBaseUrl = 'https://api.github.com';
 /** The REST API version every request pins, so a GitHub-side default change cannot alter response shapes. */
 export const githubApiVersion = '2022-11-28';
 
-// GitHub's guidance for a secondary rate limit that names no wait: "wait for at least one minute".
-const secondaryRateLimitWaitS = 60;
-
-/**
- * GitHub reports a secondary rate limit as 403 or 429 with a message and, sometimes, no header that
- * says how long to wait. Adds GitHub's documented one-minute wait so the envelope carries a
- * `retry_after_s` the orchestrator can act on.
- */
-function withGithubWait(error: HttpError): HttpError {
-  if (error.status !== 403 && error.status !== 429) return error;
-  const headers = error.headers;
-  if (headers.has('retry-after') || headers.get('x-ratelimit-remaining') === '0') return error;
-  const message = (error.body as { message?: unknown } | undefined)?.message;
-  const secondary = typeof message === 'string' && /secondary rate limit|abuse detection/i.test(message);
-  if (!secondary && error.status !== 429) return error;
-  const patched = new Headers(headers);
-  patched.set('retry-after', String(secondaryRateLimitWaitS));
-  return new HttpError({
-    status: error.status,
-    headers: patched,
-    body: error.body,
-    message: error.message,
-    missingScopes: error.missingScopes,
-  });
-}
-
-interface GithubValidationError {
-  resource?: string;
-  field?: string;
-  code?: string;
-  message?: string;
-}
-
-/**
- * GitHub's 422 says only "Validation Failed" in `message`; what failed is in `errors`. Folds the
- * field and code into the message so the envelope tells the model which argument to fix.
- */
-function withValidationDetail(error: HttpError): HttpError {
-  const body = error.body as { message?: unknown; errors?: unknown } | undefined;
-  if (error.status !== 422 || !Array.isArray(body?.errors) || body.errors.length === 0) return error;
-  const details = (body.errors as (GithubValidationError | string)[])
-    .map((item) =>
-      typeof item === 'string'
-        ? item
-        : (item.message ?? [item.field, item.code?.replaceAll('_', ' ')].filter(Boolean).join(' ')),
-    )
-    .filter(Boolean);
-  if (details.length === 0) return error;
-  const message = typeof body.message === 'string' ? body.message : 'Validation Failed';
-  return new HttpError({
-    status: error.status,
-    headers: error.headers,
-    body: { ...body, message: `${message}: ${details.join('; ')}` },
-    message: error.message,
-    missingScopes: error.missingScopes,
-  });
-}
-
-/**
- * GitHub answers 404, not 403, when a token without `repo` asks for a private repository, so its
- * existence does not leak. When the scope header shows that, say so: the fix is a new token.
- */
-function withPrivateRepositoryHint(error: HttpError): HttpError {
-  const granted = error.headers.get('x-oauth-scopes');
-  if (error.status !== 404 || granted === null) return error;
-  if (granted.split(',').some((scope) => scope.trim() === 'repo')) return error;
-  const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as Record<
-    string,
-    unknown
-  >;
-  const message = typeof body.message === 'string' ? body.message : 'Not Found';
-  return new HttpError({
-    status: error.status,
-    headers: error.headers,
-    body: {
-      ...body,
-      message: `${message}. If the repository is private, the token needs the repo scope.`,
-    },
-    message: error.message,
-    missingScopes: error.missingScopes,
-  });
-}
-
 /** The HTTP client every GitHub tool shares; the token is applied per request, never stored. */
 export function createGithubClient(settings: ConnectorSettings): HttpClient {
-  const client = createHttpClient({
+  return createHttpClient({
     settings,
     defaultBaseUrl: defaultGithubBaseUrl,
     authorize: (credentials) => ({ authorization: `Bearer ${credentials.token ?? ''}` }),
@@ -109,15 +19,6 @@ export function createGithubClient(settings: ConnectorSettings): HttpClient {
       // GitHub rejects requests without a user agent.
       'user-agent': 'patchbay-connector-github',
     },
+    mapError: mapGithubError,
   });
-  return {
-    async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
-      try {
-        return await client.request<T>(credentials, request);
-      } catch (error) {
-        if (!HttpError.isHttpError(error)) throw error;
-        throw withPrivateRepositoryHint(withValidationDetail(withGithubWait(error)));
-      }
-    },
-  };
 }

@@ -1,4 +1,10 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { createGithubClient, defaultGithubBaseUrl } from './github-client.js';
 import { githubScopes, parseGithubScopes } from './github-scopes.js';
 import { createGithubTools } from './tools/index.js';
@@ -76,3 +82,6 @@ export function createGithub(settings: GithubSettings = {}): Connector {
 
 /** The GitHub connector with default settings (github.com). */
 export const github = createGithub();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<GithubSettings> = createGithub;

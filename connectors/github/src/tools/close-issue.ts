@@ -1,8 +1,8 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { type GithubIssue, summarizeIssue } from './issue-summary.js';
-import { issueNumberField, repositoryFields, repositoryPath } from './repository-fields.js';
+import { type GithubIssue, summarizeIssue } from '../github-issue.js';
+import { issueNumberField, repositoryFields, repositoryPath } from '../github-repository.js';
 
 /** `github_close_issue`: closes an issue. It can be reopened, so this is a write, not destructive. */
 export function createGithubCloseIssue(client: HttpClient) {

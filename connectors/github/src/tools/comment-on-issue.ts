@@ -1,7 +1,7 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { issueNumberField, repositoryFields, repositoryPath } from './repository-fields.js';
+import { issueNumberField, repositoryFields, repositoryPath } from '../github-repository.js';
 
 /** `github_comment_on_issue`: adds a comment to an issue or pull request. */
 export function createGithubCommentOnIssue(client: HttpClient) {

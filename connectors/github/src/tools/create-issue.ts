@@ -1,8 +1,8 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { type GithubIssue, summarizeIssue } from './issue-summary.js';
-import { repositoryFields, repositoryPath } from './repository-fields.js';
+import { type GithubIssue, summarizeIssue } from '../github-issue.js';
+import { repositoryFields, repositoryPath } from '../github-repository.js';
 
 /** `github_create_issue`: opens an issue. Subscribers are notified, so it is a write. */
 export function createGithubCreateIssue(client: HttpClient) {

@@ -1,8 +1,8 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { type GithubIssue, summarizeIssue } from './issue-summary.js';
-import { issueNumberField, repositoryFields, repositoryPath } from './repository-fields.js';
+import { type GithubIssue, summarizeIssue } from '../github-issue.js';
+import { issueNumberField, repositoryFields, repositoryPath } from '../github-repository.js';
 
 /** `github_get_issue`: reads one issue (or pull request) with its body. */
 export function createGithubGetIssue(client: HttpClient) {

@@ -1,7 +1,7 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { repositoryFields, repositoryPath } from './repository-fields.js';
+import { repositoryFields, repositoryPath } from '../github-repository.js';
 
 /** The fields of a GitHub pull request (REST `pull-request-simple` schema) the tool reads. */
 interface GithubPullRequest {

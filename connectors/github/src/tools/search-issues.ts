@@ -1,7 +1,7 @@
 import { defineTool, type HttpClient } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { type GithubIssue, summarizeIssue } from './issue-summary.js';
+import { type GithubIssue, summarizeIssue } from '../github-issue.js';
 
 /** `github_search_issues`: finds issues and pull requests with GitHub's search syntax. */
 export function createGithubSearchIssues(client: HttpClient) {

@@ -1,17 +1,11 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { callGithubTool, testToken } from '../fixtures/call-github-tool.js';
-import { closedIssue, comment, githubHeaders, issue } from '../fixtures/github-responses.js';
+import { githubHeaders, issue } from '../fixtures/github-responses.js';
 
 const api = 'https://api.github.com';
 const server = createTestServer({
   [`POST ${api}/repos/:owner/:repo/issues`]: { status: 201, headers: githubHeaders(), body: issue },
-  [`POST ${api}/repos/:owner/:repo/issues/:number/comments`]: {
-    status: 201,
-    headers: githubHeaders(),
-    body: comment,
-  },
-  [`PATCH ${api}/repos/:owner/:repo/issues/:number`]: { headers: githubHeaders(), body: closedIssue },
 });
 
 describe('github_create_issue', () => {
@@ -72,68 +66,5 @@ describe('github_create_issue', () => {
       missing_scopes: ['public_repo'],
     });
     expect(server.calls).toHaveLength(0);
-  });
-});
-
-describe('github_comment_on_issue', () => {
-  it('posts the comment body to the issue', async () => {
-    const envelope = await callGithubTool('github_comment_on_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      issue_number: 1347,
-      body: 'Me too',
-    });
-    expect(server.calls[0]?.method).toBe('POST');
-    expect(server.calls[0]?.url).toBe(`${api}/repos/octocat/Hello-World/issues/1347/comments`);
-    expect(server.calls[0]?.body).toEqual({ body: 'Me too' });
-    expect(envelope).toMatchObject({
-      ok: true,
-      data: {
-        id: 1,
-        url: 'https://github.com/octocat/Hello-World/issues/1347#issuecomment-1',
-        created_at: '2011-04-14T16:00:49Z',
-      },
-    });
-  });
-
-  it('asks what the comment should say', async () => {
-    const envelope = await callGithubTool('github_comment_on_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      issue_number: 1347,
-    });
-    expect(envelope).toMatchObject({
-      ok: false,
-      error_type: 'needs_input',
-      missing: [{ field: 'body', question: 'What should the comment say?' }],
-    });
-    expect(server.calls).toHaveLength(0);
-  });
-});
-
-describe('github_close_issue', () => {
-  it('patches the issue closed as completed by default', async () => {
-    const envelope = await callGithubTool('github_close_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      issue_number: 1347,
-    });
-    expect(server.calls[0]?.method).toBe('PATCH');
-    expect(server.calls[0]?.url).toBe(`${api}/repos/octocat/Hello-World/issues/1347`);
-    expect(server.calls[0]?.body).toEqual({ state: 'closed', state_reason: 'completed' });
-    expect(envelope).toMatchObject({
-      ok: true,
-      data: { number: 1347, state: 'closed', state_reason: 'completed', closed_at: '2011-04-23T09:00:00Z' },
-    });
-  });
-
-  it('passes not_planned through', async () => {
-    await callGithubTool('github_close_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      issue_number: 1347,
-      state_reason: 'not_planned',
-    });
-    expect(server.calls[0]?.body).toEqual({ state: 'closed', state_reason: 'not_planned' });
   });
 });

@@ -1,17 +1,12 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { callGithubTool, testToken } from '../fixtures/call-github-tool.js';
-import { githubHeaders, issue, pullRequests, searchResult } from '../fixtures/github-responses.js';
+import { githubHeaders, issue } from '../fixtures/github-responses.js';
 import { createGithub } from '../github-connector.js';
 
 const api = 'https://api.github.com';
 const server = createTestServer({
   [`GET ${api}/repos/:owner/:repo/issues/:number`]: { headers: githubHeaders(), body: issue },
-  [`GET ${api}/search/issues`]: {
-    headers: githubHeaders({ 'x-ratelimit-resource': 'search' }),
-    body: searchResult,
-  },
-  [`GET ${api}/repos/:owner/:repo/pulls`]: { headers: githubHeaders(), body: pullRequests },
 });
 
 describe('github_get_issue', () => {
@@ -133,88 +128,5 @@ describe('github_get_issue', () => {
     );
     expect(seen).toEqual([`${api}/repos/octocat/Hello-World/issues/1347`]);
     expect(server.calls[0]?.headers['x-trace']).toBe('turn-7');
-  });
-});
-
-describe('github_search_issues', () => {
-  it('sends the query with paging and marks pull requests', async () => {
-    const envelope = await callGithubTool('github_search_issues', {
-      query: 'repo:octocat/Hello-World is:open label:bug',
-      per_page: 5,
-    });
-    expect(server.calls[0]?.searchParams).toEqual({
-      q: 'repo:octocat/Hello-World is:open label:bug',
-      per_page: '5',
-      page: '1',
-    });
-    expect(envelope).toMatchObject({
-      ok: true,
-      data: {
-        total_count: 2,
-        incomplete_results: false,
-        items: [
-          { number: 1347, is_pull_request: false },
-          { number: 1348, is_pull_request: true, url: 'https://github.com/octocat/Hello-World/pull/1348' },
-        ],
-      },
-    });
-    // Search results leave bodies out to stay small.
-    expect(envelope.ok && (envelope.data as { items: object[] }).items[0]).not.toHaveProperty('body');
-  });
-
-  it('asks what to search for when the query is missing', async () => {
-    const envelope = await callGithubTool('github_search_issues', {});
-    expect(envelope).toMatchObject({
-      ok: false,
-      error_type: 'needs_input',
-      missing: [{ field: 'query', question: 'What should I search GitHub issues for?' }],
-    });
-    expect(server.calls).toHaveLength(0);
-  });
-});
-
-describe('github_list_pull_requests', () => {
-  it('lists open pull requests newest first by default', async () => {
-    const envelope = await callGithubTool('github_list_pull_requests', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-    });
-    expect(server.calls[0]?.url.split('?')[0]).toBe(`${api}/repos/octocat/Hello-World/pulls`);
-    expect(server.calls[0]?.searchParams).toEqual({
-      state: 'open',
-      per_page: '20',
-      sort: 'created',
-      direction: 'desc',
-    });
-    expect(envelope).toMatchObject({
-      ok: true,
-      data: {
-        pull_requests: [
-          {
-            number: 1348,
-            title: 'Fix the bug',
-            state: 'open',
-            draft: false,
-            merged: false,
-            url: 'https://github.com/octocat/Hello-World/pull/1348',
-            author: 'octocat',
-            head: 'new-topic',
-            base: 'master',
-            created_at: '2011-01-26T19:01:12Z',
-            updated_at: '2011-01-26T19:01:12Z',
-          },
-        ],
-      },
-    });
-  });
-
-  it('rejects an unknown state as an argument the model can fix', async () => {
-    const envelope = await callGithubTool('github_list_pull_requests', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      state: 'merged',
-    });
-    expect(envelope).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
-    expect(server.calls).toHaveLength(0);
   });
 });
