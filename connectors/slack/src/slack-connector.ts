@@ -1,5 +1,6 @@
 import {
   type Connector,
+  type ConnectorFactory,
   type ConnectorSettings,
   defineConnector,
   type VerifyResult,
@@ -101,3 +102,6 @@ export function createSlack(settings: SlackSettings = {}): Connector {
 
 /** The Slack connector with default settings. */
 export const slack = createSlack();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<SlackSettings> = createSlack;

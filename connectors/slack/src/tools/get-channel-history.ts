@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { SlackClient } from '../slack-client.js';
-import { channelIdField, messageTsField } from './channel-field.js';
+import { channelIdField, messageTsField } from '../slack-fields.js';
 
 /** The fields of a Slack message event the tool reads. */
 interface SlackMessage {

@@ -2,7 +2,7 @@ import { defineTool, type ToolEffect } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { SlackClient } from '../slack-client.js';
-import { messageTsField } from './channel-field.js';
+import { messageTsField } from '../slack-fields.js';
 
 /** `slack_post_message`: posts a message (or a thread reply) as the app. */
 export function createSlackPostMessage(client: SlackClient, effect: ToolEffect = 'write') {
