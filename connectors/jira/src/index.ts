@@ -1,3 +1,1 @@
-export { type AdfNode, adfToText, textToAdf } from './adf.js';
-export { createJira, type JiraSettings, jira } from './jira-connector.js';
-export { readUser, readWork, writeWork } from './jira-scopes.js';
+export { connectorFactory, createJira, type JiraSettings, jira } from './jira-connector.js';

@@ -5,14 +5,13 @@ import {
   type HttpRequest,
   type HttpResult,
 } from '@patchbay/connector';
-import { HttpError, PatchbayError } from '@patchbay/envelope';
-import { normalizeJiraError, refusedLogin } from './jira-errors.js';
+import { PatchbayError } from '@patchbay/envelope';
+import { mapJiraError, refusedLogin } from './jira-errors.js';
 import { jiraBrowseUrl, jiraSiteUrl, missingSite } from './jira-site.js';
 
 /** One Jira REST call: a path under the site (`/rest/api/3/...`) and the scopes it needs, named in a refusal. */
 export interface JiraRequest extends Omit<HttpRequest, 'path'> {
   path: `/rest/${string}`;
-  scopes?: readonly string[];
 }
 
 /** The Jira client every tool shares: one site, Basic auth per call, Jira's error signals mapped. */
@@ -42,18 +41,14 @@ export function createJiraClient(settings: ConnectorSettings): JiraClient {
     defaultBaseUrl: 'https://site-not-configured.invalid',
     authorize: (credentials) => ({ authorization: basicAuthorization(credentials) }),
     headers: { 'user-agent': 'patchbay-connector-jira', 'x-atlassian-token': 'no-check' },
+    mapError: (error, request) => mapJiraError(error, request),
   });
   return {
     browseUrl: (key) => (site === undefined ? undefined : jiraBrowseUrl(site, key)),
     async request<T>(credentials: Credentials, request: JiraRequest): Promise<HttpResult<T>> {
-      const { scopes = [], path, ...rest } = request;
       if (site === undefined) throw missingSite();
-      let result: HttpResult<T>;
-      try {
-        result = await http.request<T>(credentials, { ...rest, path });
-      } catch (error) {
-        throw HttpError.isHttpError(error) ? normalizeJiraError(error, scopes) : error;
-      }
+      const result = await http.request<T>(credentials, request);
+      // Jira may run a request with refused credentials as an anonymous user and answer 200.
       const refused = refusedLogin(result.headers);
       if (refused) throw refused;
       return result;

@@ -1,4 +1,10 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { HttpError, PatchbayError } from '@patchbay/envelope';
 import { createJiraClient } from './jira-client.js';
 import { jiraScopes, readUser, readWork, writeWork } from './jira-scopes.js';
@@ -60,7 +66,7 @@ export function createJira(settings: JiraSettings = {}): Connector {
       try {
         const { data } = await client.request<Myself>(credentials, {
           path: '/rest/api/3/myself',
-          scopes: [readUser],
+          requiredScopes: [readUser],
           signal: options?.signal,
         });
         // Classic API tokens carry the account's permissions and expose no scopes: report the declared ones.
@@ -84,3 +90,6 @@ export function createJira(settings: JiraSettings = {}): Connector {
 
 /** The Jira connector without a site: every call answers `connector_not_configured` until created with `baseUrl`. */
 export const jira = createJira();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<JiraSettings> = createJira;

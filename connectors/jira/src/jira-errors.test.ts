@@ -3,7 +3,7 @@ import { callToolAsSubject, createTestServer, snapshotFor } from '@patchbay/test
 import { describe, expect, it } from 'vitest';
 import { jiraFailures, scopeMismatch } from './fixtures/jira-responses.js';
 import { createJira } from './jira-connector.js';
-import { normalizeJiraError } from './jira-errors.js';
+import { mapJiraError } from './jira-errors.js';
 
 const site = 'https://acme.atlassian.net';
 const server = createTestServer();
@@ -72,7 +72,11 @@ describe('Jira error signals', () => {
       status: 429,
       headers: { 'x-ratelimit-reset': '2026-11-21T15:02Z', 'x-ratelimit-remaining': '0' },
     });
-    const normalized = normalizeJiraError(error, [], new Date('2026-11-21T15:00:30Z'));
+    const normalized = mapJiraError(
+      error,
+      { path: '/rest/api/3/issue/PROJ-7' },
+      new Date('2026-11-21T15:00:30Z'),
+    );
     expect(normalized.headers.get('retry-after')).toBe('90');
   });
 
@@ -85,6 +89,8 @@ describe('Jira error signals', () => {
 
   it('leaves an unrelated error untouched', () => {
     const error = new HttpError({ status: 500, body: { errorMessages: ['boom'], errors: {} } });
-    expect(normalizeJiraError(error, ['read:jira-work'])).toBe(error);
+    expect(
+      mapJiraError(error, { path: '/rest/api/3/issue/PROJ-7', requiredScopes: ['read:jira-work'] }),
+    ).toBe(error);
   });
 });

@@ -1,3 +1,4 @@
+import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
 
 /** What Jira Cloud sends in a failure body: `{ errorMessages: [], errors: { field: message } }`. */
@@ -44,13 +45,14 @@ function secondsUntil(isoTime: string | null, now: Date): number | undefined {
 }
 
 /**
- * Rewrites a Jira failure into the HTTP signals the envelope mapping reads:
+ * Jira's error signals for the shared client's `mapError`, rewritten into the HTTP signals the
+ * envelope mapping reads:
  * - a refused login (`X-Seraph-LoginReason`) is a 401 whatever the status;
- * - the gateway's 401 "scope does not match" is a missing scope (403 with the call's scopes), not bad credentials;
+ * - the gateway's 401 "scope does not match" is a missing scope (403 with the call's `requiredScopes`), not bad credentials;
  * - a 429 or 503 whose `X-RateLimit-Reset` is an ISO time (Jira's format) gets a `Retry-After` in seconds;
  * - a 400 with field errors names each field, since `errorMessages` is then empty.
  */
-export function normalizeJiraError(error: HttpError, scopes: readonly string[], now = new Date()): HttpError {
+export function mapJiraError(error: HttpError, request: HttpRequest, now = new Date()): HttpError {
   const refused = refusedLogin(error.headers);
   if (refused) return refused;
   const body = bodyOf(error);
@@ -59,7 +61,7 @@ export function normalizeJiraError(error: HttpError, scopes: readonly string[], 
       status: 403,
       headers: error.headers,
       body: { message: 'The Jira token was not granted the scopes this action needs.' },
-      missingScopes: [...scopes],
+      missingScopes: [...(request.requiredScopes ?? [])],
     });
   }
   if ((error.status === 429 || error.status === 503) && !error.headers.has('retry-after')) {

@@ -1,10 +1,10 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { textToAdf } from '../adf.js';
+import { textToAdf } from '../jira-adf.js';
 import type { JiraClient } from '../jira-client.js';
+import { issueKeySchema } from '../jira-issue.js';
 import { writeWork } from '../jira-scopes.js';
-import { issueKeySchema } from './issue-key.js';
 
 /** The body of a 201 from `POST /rest/api/3/issue/{key}/comment`. */
 interface CreatedComment {
@@ -37,7 +37,7 @@ export function createJiraAddComment(client: JiraClient) {
         method: 'POST',
         path: `/rest/api/3/issue/${encodeURIComponent(input.issue_key)}/comment`,
         json: { body: textToAdf(input.body) },
-        scopes: [writeWork],
+        requiredScopes: [writeWork],
         signal: context.signal,
       });
       const url = client.browseUrl(input.issue_key);

@@ -1,7 +1,7 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { textToAdf } from '../adf.js';
+import { textToAdf } from '../jira-adf.js';
 import type { JiraClient } from '../jira-client.js';
 import { writeWork } from '../jira-scopes.js';
 
@@ -59,7 +59,7 @@ export function createJiraCreateIssue(client: JiraClient) {
             ...(input.labels?.length ? { labels: input.labels } : {}),
           },
         },
-        scopes: [writeWork],
+        requiredScopes: [writeWork],
         signal: context.signal,
       });
       const url = client.browseUrl(data.key);

@@ -2,9 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { JiraClient } from '../jira-client.js';
-import { detailFields, issueDetail, type JiraIssue } from '../jira-issue.js';
+import { detailFields, issueDetail, issueKeySchema, type JiraIssue } from '../jira-issue.js';
 import { readWork } from '../jira-scopes.js';
-import { issueKeySchema } from './issue-key.js';
 
 /** `jira_get_issue`: one issue with its status, people and description as plain text. */
 export function createJiraGetIssue(client: JiraClient) {
@@ -19,7 +18,7 @@ export function createJiraGetIssue(client: JiraClient) {
       const { data } = await client.request<JiraIssue>(context.credentials, {
         path: `/rest/api/3/issue/${encodeURIComponent(input.issue_key)}`,
         query: { fields: detailFields.join(',') },
-        scopes: [readWork],
+        requiredScopes: [readWork],
         signal: context.signal,
       });
       return success(issueDetail(data, client.browseUrl(data.key)));

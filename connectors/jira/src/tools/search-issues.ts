@@ -51,7 +51,7 @@ export function createJiraSearchIssues(client: JiraClient) {
           fields: summaryFields,
           ...(input.next_page_token ? { nextPageToken: input.next_page_token } : {}),
         },
-        scopes: [readWork],
+        requiredScopes: [readWork],
         signal: context.signal,
       });
       const issues = (data?.issues ?? []).map((issue) => issueSummary(issue, client.browseUrl(issue.key)));

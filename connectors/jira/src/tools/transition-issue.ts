@@ -2,8 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { invalidArguments, success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { JiraClient } from '../jira-client.js';
+import { issueKeySchema } from '../jira-issue.js';
 import { writeWork } from '../jira-scopes.js';
-import { issueKeySchema } from './issue-key.js';
 
 /** One workflow transition from `GET /rest/api/3/issue/{key}/transitions`. */
 interface Transition {
@@ -36,7 +36,7 @@ export function createJiraTransitionIssue(client: JiraClient) {
       const path = `/rest/api/3/issue/${encodeURIComponent(input.issue_key)}/transitions` as const;
       const { data } = await client.request<{ transitions?: Transition[] }>(context.credentials, {
         path,
-        scopes: [writeWork],
+        requiredScopes: [writeWork],
         signal: context.signal,
       });
       const transitions = data?.transitions ?? [];
@@ -64,7 +64,7 @@ export function createJiraTransitionIssue(client: JiraClient) {
         method: 'POST',
         path,
         json: { transition: { id: chosen.id } },
-        scopes: [writeWork],
+        requiredScopes: [writeWork],
         signal: context.signal,
       });
       return success({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adfToText, textToAdf } from './adf.js';
+import { adfToText, textToAdf } from './jira-adf.js';
 
 describe('ADF', () => {
   it('round-trips paragraphs and line breaks', () => {
