@@ -1,2 +1,1 @@
-export { createLinear, type LinearSettings, linear } from './linear-connector.js';
-export { commentsCreate, issuesCreate, read, write } from './linear-scopes.js';
+export { connectorFactory, createLinear, type LinearSettings, linear } from './linear-connector.js';

@@ -1,6 +1,6 @@
 import { type ConnectorSettings, type Credentials, createHttpClient } from '@patchbay/connector';
 import { HttpError, PatchbayError } from '@patchbay/envelope';
-import { type GraphqlBody, graphqlError } from './linear-errors.js';
+import { type GraphqlBody, graphqlError, mapLinearError } from './linear-errors.js';
 
 /** Where the Linear API lives unless `baseUrl` says otherwise; the GraphQL endpoint is `<baseUrl>/graphql`. */
 export const defaultLinearBaseUrl = 'https://api.linear.app';
@@ -9,7 +9,7 @@ export const defaultLinearBaseUrl = 'https://api.linear.app';
 export interface LinearOperation {
   query: string;
   variables?: Record<string, unknown>;
-  scopes?: readonly string[];
+  requiredScopes?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -41,23 +41,20 @@ export function createLinearClient(settings: ConnectorSettings): LinearClient {
       return { authorization: linearAuthorization(credentials.api_key) };
     },
     headers: { 'user-agent': 'patchbay-connector-linear' },
+    mapError: mapLinearError,
   });
   return {
     async graphql<T>(credentials: Credentials, operation: LinearOperation): Promise<T> {
-      const { query, variables, scopes = [], signal } = operation;
-      let result: Awaited<ReturnType<typeof http.request<GraphqlBody<T>>>>;
-      try {
-        result = await http.request<GraphqlBody<T>>(credentials, {
-          method: 'POST',
-          path: 'graphql',
-          json: variables === undefined ? { query } : { query, variables },
-          signal,
-        });
-      } catch (error) {
-        if (!HttpError.isHttpError(error)) throw error;
-        throw graphqlError(error.status, error.headers, error.body, scopes) ?? error;
-      }
-      const failure = graphqlError(result.status, result.headers, result.data, scopes);
+      const { query, variables, requiredScopes = [], signal } = operation;
+      const result = await http.request<GraphqlBody<T>>(credentials, {
+        method: 'POST',
+        path: 'graphql',
+        json: variables === undefined ? { query } : { query, variables },
+        requiredScopes,
+        signal,
+      });
+      // GraphQL errors usually come with HTTP 200: the same mapping as for a failed status.
+      const failure = graphqlError(result.status, result.headers, result.data, requiredScopes);
       if (failure) throw failure;
       const data = result.data?.data;
       if (data === null || data === undefined || typeof data !== 'object') {

@@ -1,4 +1,10 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { HttpError, PatchbayError } from '@patchbay/envelope';
 import { createLinearClient } from './linear-client.js';
 import { commentsCreate, issuesCreate, linearScopes, read, write } from './linear-scopes.js';
@@ -60,7 +66,7 @@ export function createLinear(settings: LinearSettings = {}): Connector {
       try {
         const data = await client.graphql<ViewerData>(credentials, {
           query: viewerQuery,
-          scopes: [read],
+          requiredScopes: [read],
           signal: options?.signal,
         });
         const name = data.viewer?.name ?? data.viewer?.email;
@@ -90,3 +96,6 @@ export function createLinear(settings: LinearSettings = {}): Connector {
 
 /** The Linear connector with default settings. */
 export const linear = createLinear();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<LinearSettings> = createLinear;

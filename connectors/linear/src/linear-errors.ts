@@ -1,3 +1,4 @@
+import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
 
 /** One entry of a GraphQL `errors` array as Linear sends it. */
@@ -113,4 +114,9 @@ export function graphqlError(
     body: { message, ...(code ? { code } : {}) },
     missingScopes: code === 'FORBIDDEN' && scopes.length > 0 ? [...scopes] : undefined,
   });
+}
+
+/** Linear's error signals on a non-2xx answer, for the shared client's `mapError`. */
+export function mapLinearError(error: HttpError, request: HttpRequest): HttpError {
+  return graphqlError(error.status, error.headers, error.body, request.requiredScopes ?? []) ?? error;
 }

@@ -2,9 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { success, upstreamError } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { LinearClient } from '../linear-client.js';
-import { issueIdSchema } from '../linear-ids.js';
+import { issueIdSchema, resolveIssueId } from '../linear-ids.js';
 import { commentsCreate } from '../linear-scopes.js';
-import { resolveIssueId } from './resolve.js';
 
 const createComment = `mutation PatchbayCreateComment($input: CommentCreateInput!) {
   commentCreate(input: $input) { success comment { id url createdAt } }
@@ -36,7 +35,7 @@ export function createLinearCommentOnIssue(client: LinearClient) {
       const data = await client.graphql<CommentData>(context.credentials, {
         query: createComment,
         variables: { input: { issueId, body: input.body } },
-        scopes: [commentsCreate],
+        requiredScopes: [commentsCreate],
         signal: context.signal,
       });
       const created = data.commentCreate;

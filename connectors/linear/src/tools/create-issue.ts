@@ -2,8 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { success, upstreamError } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { LinearClient } from '../linear-client.js';
+import { resolveTeamId } from '../linear-ids.js';
 import { issuesCreate } from '../linear-scopes.js';
-import { resolveTeamId } from './resolve.js';
 
 const createIssue = `mutation PatchbayCreateIssue($input: IssueCreateInput!) {
   issueCreate(input: $input) { success issue { id identifier title url } }
@@ -60,7 +60,7 @@ export function createLinearCreateIssue(client: LinearClient) {
             ...(input.priority !== undefined ? { priority: input.priority } : {}),
           },
         },
-        scopes: [issuesCreate],
+        requiredScopes: [issuesCreate],
         signal: context.signal,
       });
       const created = data.issueCreate;

@@ -39,7 +39,7 @@ export function createLinearGetIssue(client: LinearClient) {
       const { issue } = await client.graphql<IssueData>(context.credentials, {
         query: getIssue,
         variables: { id: input.issue_id },
-        scopes: [read],
+        requiredScopes: [read],
         signal: context.signal,
       });
       return success({

@@ -28,7 +28,12 @@ export function createLinearListTeams(client: LinearClient) {
     async execute(input, context) {
       const data = await client.graphql<{ teams: { nodes: { id: string; key: string; name: string }[] } }>(
         context.credentials,
-        { query: listTeams, variables: { first: input.max_results }, scopes: [read], signal: context.signal },
+        {
+          query: listTeams,
+          variables: { first: input.max_results },
+          requiredScopes: [read],
+          signal: context.signal,
+        },
       );
       return success({ teams: (data.teams?.nodes ?? []).map(({ id, key, name }) => ({ id, key, name })) });
     },

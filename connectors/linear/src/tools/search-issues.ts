@@ -53,7 +53,7 @@ export function createLinearSearchIssues(client: LinearClient) {
           first: input.max_results,
           ...(input.cursor ? { after: input.cursor } : {}),
         },
-        scopes: [read],
+        requiredScopes: [read],
         signal: context.signal,
       });
       const { nodes = [], pageInfo } = data.searchIssues ?? {};

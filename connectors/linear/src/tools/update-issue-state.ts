@@ -57,7 +57,7 @@ export function createLinearUpdateIssueState(client: LinearClient) {
       const { issue } = await client.graphql<StatesData>(context.credentials, {
         query: issueStates,
         variables: { id: input.issue_id },
-        scopes: [write],
+        requiredScopes: [write],
         signal: context.signal,
       });
       const states = issue.team?.states?.nodes ?? [];
@@ -77,7 +77,7 @@ export function createLinearUpdateIssueState(client: LinearClient) {
       const data = await client.graphql<UpdateData>(context.credentials, {
         query: updateState,
         variables: { id: issue.id, stateId: target.id },
-        scopes: [write],
+        requiredScopes: [write],
         signal: context.signal,
       });
       const updated = data.issueUpdate;
