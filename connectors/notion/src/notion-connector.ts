@@ -1,10 +1,6 @@
-import { type Connector, defineConnector, verifyFailure } from '@patchbay/connector';
-import {
-  createNotionClient,
-  type NotionCapability,
-  type NotionClientSettings,
-  notionCapabilities,
-} from './notion-client.js';
+import { type Connector, type ConnectorFactory, defineConnector, verifyFailure } from '@patchbay/connector';
+import { createNotionClient, type NotionClientSettings } from './notion-client.js';
+import { type NotionCapability, notionCapabilities, notionScopes } from './notion-scopes.js';
 import { createNotionTools } from './tools/index.js';
 
 /** Settings of {@link createNotion}: `baseUrl`, `fetch`, `headers`, `notionVersion`, `capabilities`. */
@@ -31,11 +27,7 @@ export function createNotion(settings: NotionSettings = {}): Connector {
     description: 'Notion is a workspace of pages and databases for notes, docs and project tracking.',
     auth: {
       kind: 'bearer',
-      scopes: [
-        { name: 'read_content', description: 'Read pages, databases and blocks shared with the integration' },
-        { name: 'update_content', description: 'Change existing pages, including moving them to the trash' },
-        { name: 'insert_content', description: 'Create pages and add blocks to pages' },
-      ],
+      scopes: notionScopes,
       fields: [
         {
           name: 'token',
@@ -81,3 +73,6 @@ export function createNotion(settings: NotionSettings = {}): Connector {
 
 /** The Notion connector with default settings. */
 export const notion = createNotion();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<NotionSettings> = createNotion;

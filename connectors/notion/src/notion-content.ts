@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /** Notion's limit on the characters of one text object inside a rich text array. */
 export const maxTextContentLength = 2000;
 /** Notion's limit on block children in one request. */
@@ -177,4 +178,17 @@ export function pageProperties(properties: unknown): Record<string, unknown> {
       propertyValue(property),
     ]),
   );
+}
+
+/** Text a tool writes as Notion blocks, checked against Notion's per-request block limit before any request. */
+export function notionTextSchema(description: string) {
+  return z
+    .string()
+    .max(200_000)
+    .describe(
+      `${description}. Blank lines separate paragraphs; lines starting with "# ", "- " or "1. " become headings, bullets and numbered items`,
+    )
+    .refine((text) => textToBlocks(text).length <= maxBlocksPerRequest, {
+      message: `at most ${maxBlocksPerRequest} paragraphs, headings or list items in one call; send the rest in another call`,
+    });
 }

@@ -2,9 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { NotionClient } from '../notion-client.js';
-import { textToBlocks } from '../notion-content.js';
+import { notionTextSchema, textToBlocks } from '../notion-content.js';
 import { notionIdSchema } from '../notion-id.js';
-import { notionTextSchema } from '../text-input.js';
 
 /** `notion_append_text`: adds text blocks to the end of a page. */
 export function createNotionAppendText(client: NotionClient) {
@@ -26,7 +25,7 @@ export function createNotionAppendText(client: NotionClient) {
       const { data } = await client.request<{ results: { id: string }[] }>(context.credentials, {
         method: 'PATCH',
         path: `/blocks/${input.page_id}/children`,
-        capability: 'insert_content',
+        requiredScopes: ['insert_content'],
         json: { children: textToBlocks(input.text) },
         signal: context.signal,
       });

@@ -27,7 +27,7 @@ export function createNotionArchivePage(client: NotionClient) {
       }>(context.credentials, {
         method: 'PATCH',
         path: `/pages/${input.page_id}`,
-        capability: 'update_content',
+        requiredScopes: ['update_content'],
         json: { in_trash: true },
         signal: context.signal,
       });

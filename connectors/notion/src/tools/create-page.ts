@@ -2,9 +2,8 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { NotionClient } from '../notion-client.js';
-import { pageTitle, textObjects, textToBlocks } from '../notion-content.js';
+import { notionTextSchema, pageTitle, textObjects, textToBlocks } from '../notion-content.js';
 import { notionIdSchema } from '../notion-id.js';
-import { notionTextSchema } from '../text-input.js';
 
 /** `notion_create_page`: creates a page under a page or in a database (data source). */
 export function createNotionCreatePage(client: NotionClient) {
@@ -38,7 +37,7 @@ export function createNotionCreatePage(client: NotionClient) {
         {
           method: 'POST',
           path: '/pages',
-          capability: 'insert_content',
+          requiredScopes: ['insert_content'],
           json: {
             parent:
               input.parent_type === 'data_source'

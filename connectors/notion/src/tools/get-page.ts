@@ -35,7 +35,7 @@ export function createNotionGetPage(client: NotionClient) {
     async execute(input, context) {
       const { data: page } = await client.request<PageResponse>(context.credentials, {
         path: `/pages/${input.page_id}`,
-        capability: 'read_content',
+        requiredScopes: ['read_content'],
         signal: context.signal,
       });
       const { data: children } = await client.request<{
@@ -45,7 +45,7 @@ export function createNotionGetPage(client: NotionClient) {
       }>(context.credentials, {
         path: `/blocks/${input.page_id}/children`,
         query: { page_size: 100, start_cursor: input.cursor },
-        capability: 'read_content',
+        requiredScopes: ['read_content'],
         signal: context.signal,
       });
       const parentType = page.parent?.type;

@@ -49,7 +49,7 @@ export function createNotionSearch(client: NotionClient) {
       }>(context.credentials, {
         method: 'POST',
         path: '/search',
-        capability: 'read_content',
+        requiredScopes: ['read_content'],
         json: {
           query: input.query || undefined,
           filter: input.type ? { property: 'object', value: input.type } : undefined,
