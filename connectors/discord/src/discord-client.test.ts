@@ -1,7 +1,5 @@
-import { HttpError } from '@patchbay/envelope';
 import { callToolAsSubject, createTestServer, snapshotFor } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
-import { formErrors, toDiscordError } from './discord-client.js';
 import { createDiscord } from './discord-connector.js';
 import { botUser, guildList } from './fixtures/discord-responses.js';
 
@@ -43,32 +41,5 @@ describe('discord client', () => {
       'https://discord.com/api/v10/users/@me/guilds?limit=200',
     ]);
     expect(server.calls).toHaveLength(0);
-  });
-
-  it('flattens nested form errors into field paths', () => {
-    expect(
-      formErrors({
-        content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] },
-        embeds: {
-          '0': { title: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } },
-        },
-      }),
-    ).toEqual(['content: Must be 2000 or fewer in length.', 'embeds.0.title: This field is required']);
-  });
-
-  it('treats slowmode (20016) as a rate limit whatever the status', () => {
-    const mapped = toDiscordError(
-      new HttpError({ status: 400, body: { code: 20016, message: 'Slowmode', retry_after: 4.5 } }),
-      undefined,
-    );
-    expect(HttpError.isHttpError(mapped) && mapped.status).toBe(429);
-    expect(HttpError.isHttpError(mapped) && mapped.headers.get('retry-after')).toBe('4.5');
-  });
-
-  it('passes other failures through unchanged', () => {
-    const original = new HttpError({ status: 404, body: { code: 10003, message: 'Unknown Channel' } });
-    expect(toDiscordError(original, ['SEND_MESSAGES'])).toBe(original);
-    const network = new TypeError('fetch failed');
-    expect(toDiscordError(network, undefined)).toBe(network);
   });
 });

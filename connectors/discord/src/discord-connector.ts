@@ -1,6 +1,12 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { createDiscordClient } from './discord-client.js';
-import { type DiscordPermission, permissionNames } from './discord-permissions.js';
+import { type DiscordPermission, permissionNames } from './discord-scopes.js';
 import { createDiscordTools } from './tools/index.js';
 
 /** Settings of {@link createDiscord}: `baseUrl`, `fetch`, `headers`. */
@@ -78,3 +84,6 @@ export function createDiscord(settings: DiscordSettings = {}): Connector {
 
 /** The Discord connector with default settings. */
 export const discord = createDiscord();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<DiscordSettings> = createDiscord;

@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { DiscordClient } from '../discord-client.js';
-import { snowflakeSchema } from '../snowflake.js';
+import { snowflakeSchema } from '../discord-snowflake.js';
 
 /** `discord_delete_message`: deletes one message. */
 export function createDiscordDeleteMessage(client: DiscordClient) {
@@ -32,7 +32,7 @@ export function createDiscordDeleteMessage(client: DiscordClient) {
         method: 'DELETE',
         path: `/channels/${input.channel_id}/messages/${input.message_id}`,
         // Only other people's messages need it, and that is the only way this call is refused.
-        permissions: ['MANAGE_MESSAGES'],
+        requiredScopes: ['MANAGE_MESSAGES'],
         headers: input.reason ? { 'x-audit-log-reason': encodeURIComponent(input.reason) } : undefined,
         signal: context.signal,
       });

@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { DiscordClient } from '../discord-client.js';
-import { snowflakeSchema } from '../snowflake.js';
+import { snowflakeSchema } from '../discord-snowflake.js';
 
 interface Channel {
   id: string;

@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { DiscordClient } from '../discord-client.js';
-import { permissionNames } from '../discord-permissions.js';
+import { permissionNames } from '../discord-scopes.js';
 
 interface PartialGuild {
   id: string;

@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { DiscordClient } from '../discord-client.js';
-import { snowflakeSchema } from '../snowflake.js';
+import { snowflakeSchema } from '../discord-snowflake.js';
 
 interface Message {
   id: string;
@@ -34,7 +34,7 @@ export function createDiscordReadMessages(client: DiscordClient) {
       const { data } = await client.request<Message[]>(context.credentials, {
         path: `/channels/${input.channel_id}/messages`,
         query: { limit: input.limit, before: input.before },
-        permissions: ['VIEW_CHANNEL', 'READ_MESSAGE_HISTORY'],
+        requiredScopes: ['VIEW_CHANNEL', 'READ_MESSAGE_HISTORY'],
         signal: context.signal,
       });
       return success({

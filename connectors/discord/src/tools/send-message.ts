@@ -2,7 +2,7 @@ import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { DiscordClient } from '../discord-client.js';
-import { snowflakeSchema } from '../snowflake.js';
+import { snowflakeSchema } from '../discord-snowflake.js';
 
 /** `discord_send_message`: posts a message to a channel, seen by everyone in it. */
 export function createDiscordSendMessage(client: DiscordClient) {
@@ -35,7 +35,7 @@ export function createDiscordSendMessage(client: DiscordClient) {
         {
           method: 'POST',
           path: `/channels/${input.channel_id}/messages`,
-          permissions: ['SEND_MESSAGES'],
+          requiredScopes: ['SEND_MESSAGES'],
           json: {
             content: input.content,
             // An agent must not ping a whole server by quoting "@everyone".

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionNames } from './discord-permissions.js';
+import { permissionNames } from './discord-scopes.js';
 
 describe('permissionNames', () => {
   it('names the modelled flags of a bitfield string', () => {
