@@ -6,7 +6,7 @@ import {
   invalidApiKey,
   rateLimitExceeded,
   restrictedApiKey,
-} from './fixtures/resend.js';
+} from './fixtures/email-responses.js';
 
 describeConnectorConformance(createEmail(), {
   credentials: { token: 're_test_0000000000000000' },

@@ -1,5 +1,12 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
-import { createResendClient, resendErrorName } from './email-client.js';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
+import { createEmailClient } from './email-client.js';
+import { resendErrorName } from './email-errors.js';
 import { emailScopeDeclarations, fullAccessScopes, sendingAccessScopes } from './email-scopes.js';
 import { createEmailTools } from './tools/index.js';
 import type { ResendDomain } from './tools/list-domains.js';
@@ -12,7 +19,7 @@ const identityDomains = 3;
 
 /** Creates the email connector, which sends and tracks email through Resend. */
 export function createEmail(settings: EmailSettings = {}): Connector {
-  const client = createResendClient(settings);
+  const client = createEmailClient(settings);
   return defineConnector({
     id: 'email',
     name: 'Email (Resend)',
@@ -66,3 +73,6 @@ export function createEmail(settings: EmailSettings = {}): Connector {
 
 /** The email connector with default settings. */
 export const email = createEmail();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<EmailSettings> = createEmail;

@@ -1,14 +1,14 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createEmail, email } from './email-connector.js';
-import { credentials } from './fixtures/harness.js';
+import { credentials } from './fixtures/call-email-tool.js';
 import {
   invalidApiKey,
   listDomainsResponse,
   missingApiKey,
   rateLimitExceeded,
   restrictedApiKey,
-} from './fixtures/resend.js';
+} from './fixtures/email-responses.js';
 
 const server = createTestServer({ 'GET https://api.resend.com/domains': listDomainsResponse });
 

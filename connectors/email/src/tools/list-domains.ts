@@ -1,7 +1,7 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import type { ResendClient } from '../email-client.js';
+import type { EmailClient } from '../email-client.js';
 import { emailScopes } from '../email-scopes.js';
 
 /** A domain as `GET /domains` lists it. */
@@ -15,7 +15,7 @@ export interface ResendDomain {
 }
 
 /** `email_list_domains`: the sending domains and whether they are verified (`GET /domains`). */
-export function createEmailListDomains(client: ResendClient) {
+export function createEmailListDomains(client: EmailClient) {
   return defineTool({
     name: 'email_list_domains',
     description:

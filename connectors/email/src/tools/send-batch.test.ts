@@ -1,7 +1,7 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
-import { callEmailTool } from '../fixtures/harness.js';
-import { invalidToField, sendBatchResponse } from '../fixtures/resend.js';
+import { callEmailTool } from '../fixtures/call-email-tool.js';
+import { invalidToField, sendBatchResponse } from '../fixtures/email-responses.js';
 
 const server = createTestServer({ 'POST https://api.resend.com/emails/batch': sendBatchResponse });
 

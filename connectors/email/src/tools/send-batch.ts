@@ -1,16 +1,16 @@
 import { defineTool } from '@patchbay/connector';
 import { needsInput, success } from '@patchbay/envelope';
 import { z } from 'zod';
-import type { ResendClient } from '../email-client.js';
+import type { EmailClient } from '../email-client.js';
+import { emailMessageSchema, hasBody, recipientsOf, resendMessageBody } from '../email-message.js';
 import { emailScopes } from '../email-scopes.js';
-import { emailMessageSchema, hasBody, recipientsOf, resendMessageBody } from './message-fields.js';
-import { bodyQuestion } from './send-email.js';
+import { bodyQuestion } from './send.js';
 
 /** Resend's limit on emails in one batch call. */
 export const maxBatchSize = 100;
 
 /** `email_send_batch`: sends up to 100 different emails in one call (`POST /emails/batch`). */
-export function createEmailSendBatch(client: ResendClient) {
+export function createEmailSendBatch(client: EmailClient) {
   return defineTool({
     name: 'email_send_batch',
     description:

@@ -1,7 +1,7 @@
 import { createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createEmail } from '../email-connector.js';
-import { callEmailTool } from '../fixtures/harness.js';
+import { callEmailTool } from '../fixtures/call-email-tool.js';
 import {
   dailyQuotaExceeded,
   invalidToField,
@@ -9,7 +9,7 @@ import {
   sendEmailResponse,
   sentEmailId,
   unverifiedDomain,
-} from '../fixtures/resend.js';
+} from '../fixtures/email-responses.js';
 
 const server = createTestServer({ 'POST https://api.resend.com/emails': sendEmailResponse });
 

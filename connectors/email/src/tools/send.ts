@@ -1,15 +1,15 @@
 import { defineTool } from '@patchbay/connector';
 import { needsInput, success } from '@patchbay/envelope';
 import { z } from 'zod';
-import type { ResendClient } from '../email-client.js';
+import type { EmailClient } from '../email-client.js';
+import { emailMessageFields, hasBody, recipientsOf, resendMessageBody } from '../email-message.js';
 import { emailScopes } from '../email-scopes.js';
-import { emailMessageFields, hasBody, recipientsOf, resendMessageBody } from './message-fields.js';
 
 /** The question asked when an email has neither a text nor an HTML body. */
 export const bodyQuestion = 'What should the email say?';
 
 /** `email_send`: sends one email through Resend (`POST /emails`). */
-export function createEmailSend(client: ResendClient) {
+export function createEmailSend(client: EmailClient) {
   return defineTool({
     name: 'email_send',
     description:

@@ -1,12 +1,12 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import type { ResendClient } from '../email-client.js';
+import type { EmailClient } from '../email-client.js';
+import { type ResendEmail, summarizeEmail } from '../email-message.js';
 import { emailScopes } from '../email-scopes.js';
-import { type ResendEmail, summarizeEmail } from './resend-email.js';
 
 /** `email_list_sent`: recently sent emails, newest first (`GET /emails`). */
-export function createEmailListSent(client: ResendClient) {
+export function createEmailListSent(client: EmailClient) {
   return defineTool({
     name: 'email_list_sent',
     description:

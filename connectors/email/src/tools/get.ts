@@ -1,12 +1,12 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import type { ResendClient } from '../email-client.js';
+import type { EmailClient } from '../email-client.js';
+import { type ResendEmail, summarizeEmail } from '../email-message.js';
 import { emailScopes } from '../email-scopes.js';
-import { type ResendEmail, summarizeEmail } from './resend-email.js';
 
 /** `email_get`: one sent email with its delivery status (`GET /emails/{id}`). */
-export function createEmailGet(client: ResendClient) {
+export function createEmailGet(client: EmailClient) {
   return defineTool({
     name: 'email_get',
     description:

@@ -1,0 +1,58 @@
+import { HttpError, PatchbayError } from '@patchbay/envelope';
+import { createTestServer, type ResponseSpec } from '@patchbay/testing';
+import { describe, expect, it } from 'vitest';
+import { mapEmailError, resendErrorName } from './email-errors.js';
+import { callEmailTool } from './fixtures/call-email-tool.js';
+import {
+  dailyQuotaExceeded,
+  emailNotFound,
+  invalidApiKey,
+  missingApiKey,
+  restrictedApiKey,
+} from './fixtures/email-responses.js';
+
+const server = createTestServer();
+const errorOf = (response: ResponseSpec) =>
+  new HttpError({ status: response.status ?? 200, headers: response.headers, body: response.body });
+const listSent = { path: '/emails', requiredScopes: ['emails:read'] } as const;
+
+describe('Resend error signals', () => {
+  it('re-states a wrong or missing key as 401, whatever status Resend used', () => {
+    for (const response of [invalidApiKey, missingApiKey]) {
+      const mapped = mapEmailError(errorOf(response), listSent);
+      expect(mapped).toMatchObject({ status: 401, body: response.body });
+    }
+  });
+
+  it('re-states a sending-only key used for more as 403 naming the call’s requiredScopes', () => {
+    expect(mapEmailError(errorOf(restrictedApiKey), listSent)).toMatchObject({
+      status: 403,
+      missingScopes: ['emails:read'],
+    });
+    expect(
+      (mapEmailError(errorOf(restrictedApiKey), { path: '/emails' }) as HttpError).missingScopes,
+    ).toBeUndefined();
+  });
+
+  it('names a used-up quota instead of a per-second limit, and leaves other errors alone', () => {
+    const quota = mapEmailError(errorOf(dailyQuotaExceeded), {
+      path: '/emails',
+      requiredScopes: ['emails:send'],
+    });
+    expect(PatchbayError.isInstance(quota) && quota.code).toBe('rate_limited');
+    expect((quota as Error).message).toContain('daily sending quota');
+    const notFound = errorOf(emailNotFound);
+    expect(mapEmailError(notFound, listSent)).toBe(notFound);
+    expect(resendErrorName(notFound)).toBe('not_found');
+    expect(resendErrorName(new Error('fetch failed'))).toBeUndefined();
+  });
+
+  it('turns a sending-only key on a read tool into permission_denied with the missing scope', async () => {
+    server.use({ 'GET https://api.resend.com/emails': restrictedApiKey });
+    expect(await callEmailTool('email_list_sent', {})).toMatchObject({
+      ok: false,
+      error_type: 'permission_denied',
+      missing_scopes: ['emails:read'],
+    });
+  });
+});
