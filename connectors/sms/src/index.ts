@@ -1,2 +1,1 @@
-export { accountPath, createTwilioClient, defaultTwilioBaseUrl, type TwilioClient } from './sms-client.js';
-export { createSms, type SmsSettings, sms } from './sms-connector.js';
+export { connectorFactory, createSms, type SmsSettings, sms } from './sms-connector.js';

@@ -2,50 +2,15 @@ import {
   type ConnectorSettings,
   type Credentials,
   createHttpClient,
-  type HttpRequest,
-  type HttpResult,
+  type HttpClient,
 } from '@patchbay/connector';
-import { HttpError } from '@patchbay/envelope';
+import { mapSmsError } from './sms-errors.js';
 
 /** Where the Twilio REST API lives unless `baseUrl` says otherwise (a regional edge, a proxy). */
 export const defaultTwilioBaseUrl = 'https://api.twilio.com';
 
 /** The Twilio REST API version the messaging resources live under. */
 export const twilioApiVersion = '2010-04-01';
-
-// Twilio's 429 (code 20429) usually names no wait; its guidance is to back off and retry, so the
-// envelope suggests the first step of that backoff rather than leaving the wait open.
-const defaultRetryAfterS = 1;
-
-/** Twilio's error body: `{ code, message, more_info, status }`. */
-export interface TwilioErrorBody {
-  code?: number;
-  message?: string;
-  more_info?: string;
-  status?: number;
-}
-
-/** The Twilio error code of a failed call (20003, 21211, ...), if the body carries one. */
-export function twilioErrorCode(error: unknown): number | undefined {
-  if (!HttpError.isHttpError(error)) return undefined;
-  const code = (error.body as TwilioErrorBody | undefined)?.code;
-  return typeof code === 'number' ? code : undefined;
-}
-
-/** Twilio's own sentence for a failed call, if the body carries one. */
-export function twilioErrorMessage(error: unknown): string | undefined {
-  if (!HttpError.isHttpError(error)) return undefined;
-  const message = (error.body as TwilioErrorBody | undefined)?.message;
-  return typeof message === 'string' ? message : undefined;
-}
-
-/** Adds the backoff wait to a 429 that names none, so the envelope carries `retry_after_s`. */
-function withRetryAfter(error: unknown): unknown {
-  if (!HttpError.isHttpError(error) || error.status !== 429 || error.headers.has('retry-after')) return error;
-  const headers = new Headers(error.headers);
-  headers.set('retry-after', String(defaultRetryAfterS));
-  return new HttpError({ status: 429, headers, body: error.body, message: error.message });
-}
 
 /**
  * The user name of Twilio's HTTP Basic auth: an API key SID (`SK...`) when the credentials carry
@@ -69,27 +34,17 @@ function base64(text: string): string {
 }
 
 /** The HTTP client the SMS tools share. */
-export interface TwilioClient {
-  request<T = unknown>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>>;
-}
+export type SmsClient = HttpClient;
 
 /** Creates the Twilio client: HTTP Basic auth per request, form bodies, `HttpError` on failure. */
-export function createTwilioClient(settings: ConnectorSettings): TwilioClient {
-  const http = createHttpClient({
+export function createSmsClient(settings: ConnectorSettings): SmsClient {
+  return createHttpClient({
     settings,
     defaultBaseUrl: defaultTwilioBaseUrl,
     authorize: (credentials) => ({
       authorization: `Basic ${base64(`${twilioUsername(credentials)}:${credentials.auth_token ?? ''}`)}`,
     }),
     headers: { 'user-agent': 'patchbay-connector-sms' },
+    mapError: mapSmsError,
   });
-  return {
-    async request<T>(credentials: Credentials, request: HttpRequest): Promise<HttpResult<T>> {
-      try {
-        return await http.request<T>(credentials, request);
-      } catch (error) {
-        throw withRetryAfter(error);
-      }
-    },
-  };
 }

@@ -7,7 +7,7 @@ import {
   messageSid,
   notFoundError,
   tooManyRequests,
-} from './fixtures/twilio.js';
+} from './fixtures/sms-responses.js';
 import { createSms } from './sms-connector.js';
 
 describeConnectorConformance(createSms(), {

@@ -1,6 +1,12 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
-import { accountPath, createTwilioClient } from './sms-client.js';
+import { accountPath, createSmsClient } from './sms-client.js';
 import { createSmsTools } from './tools/index.js';
 
 /** Settings of {@link createSms}: `baseUrl` (a regional edge such as `https://api.dublin.ie1.twilio.com`, a proxy), `fetch`, `headers`. */
@@ -16,7 +22,7 @@ interface TwilioAccount {
 
 /** Creates the SMS connector, which sends and reads text messages through Twilio. */
 export function createSms(settings: SmsSettings = {}): Connector {
-  const client = createTwilioClient(settings);
+  const client = createSmsClient(settings);
   return defineConnector({
     id: 'sms',
     name: 'SMS (Twilio)',
@@ -91,3 +97,6 @@ export function createSms(settings: SmsSettings = {}): Connector {
 
 /** The SMS connector with default settings. */
 export const sms = createSms();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<SmsSettings> = createSms;

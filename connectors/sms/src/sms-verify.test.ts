@@ -1,13 +1,13 @@
 import { createTestServer, findSecretLeaks } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
-import { accountUrl, basicAuthorization, credentials } from './fixtures/harness.js';
+import { accountUrl, basicAuthorization, credentials } from './fixtures/call-sms-tool.js';
 import {
   accountResponse,
   authenticationError,
   authToken,
   notFoundError,
   tooManyRequests,
-} from './fixtures/twilio.js';
+} from './fixtures/sms-responses.js';
 import { createSms, sms } from './sms-connector.js';
 
 const server = createTestServer({ [`GET ${accountUrl}.json`]: accountResponse() });

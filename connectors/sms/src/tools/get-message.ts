@@ -1,11 +1,11 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { accountPath, type TwilioClient } from '../sms-client.js';
-import { messageSidPattern, summarizeMessage, type TwilioMessage } from './twilio-message.js';
+import { accountPath, type SmsClient } from '../sms-client.js';
+import { messageSidPattern, summarizeMessage, type TwilioMessage } from '../sms-message.js';
 
 /** `sms_get_message`: one message with its delivery status (`GET Messages/{Sid}.json`). */
-export function createSmsGetMessage(client: TwilioClient) {
+export function createSmsGetMessage(client: SmsClient) {
   return defineTool({
     name: 'sms_get_message',
     description:

@@ -1,13 +1,13 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { accountPath, type TwilioClient } from '../sms-client.js';
-import { summarizeMessage, type TwilioMessage } from './twilio-message.js';
+import { accountPath, type SmsClient } from '../sms-client.js';
+import { summarizeMessage, type TwilioMessage } from '../sms-message.js';
 
 const day = z.iso.date();
 
 /** `sms_list_messages`: recent messages, newest first, optionally filtered (`GET Messages.json`). */
-export function createSmsListMessages(client: TwilioClient) {
+export function createSmsListMessages(client: SmsClient) {
   return defineTool({
     name: 'sms_list_messages',
     description:

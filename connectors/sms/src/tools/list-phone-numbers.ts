@@ -1,7 +1,7 @@
 import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { accountPath, type TwilioClient } from '../sms-client.js';
+import { accountPath, type SmsClient } from '../sms-client.js';
 
 /** An IncomingPhoneNumber resource, the fields the tool reads. */
 interface TwilioPhoneNumber {
@@ -13,7 +13,7 @@ interface TwilioPhoneNumber {
 }
 
 /** `sms_list_phone_numbers`: the account's own numbers and what they can do (`GET IncomingPhoneNumbers.json`). */
-export function createSmsListPhoneNumbers(client: TwilioClient) {
+export function createSmsListPhoneNumbers(client: SmsClient) {
   return defineTool({
     name: 'sms_list_phone_numbers',
     description:

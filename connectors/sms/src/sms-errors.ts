@@ -1,12 +1,45 @@
 import {
   conflict,
-  type Envelope,
   type ErrorEnvelope,
   failure,
+  HttpError,
   needsInput,
   permissionDenied,
 } from '@patchbay/envelope';
-import { twilioErrorCode, twilioErrorMessage } from './sms-client.js';
+
+// Twilio's 429 (code 20429) usually names no wait; its guidance is to back off and retry, so the
+// envelope suggests the first step of that backoff rather than leaving the wait open.
+const defaultRetryAfterS = 1;
+
+/** Twilio's error body: `{ code, message, more_info, status }`. */
+export interface TwilioErrorBody {
+  code?: number;
+  message?: string;
+  more_info?: string;
+  status?: number;
+}
+
+/** The Twilio error code of a failed call (20003, 21211, ...), if the body carries one. */
+export function twilioErrorCode(error: unknown): number | undefined {
+  if (!HttpError.isHttpError(error)) return undefined;
+  const code = (error.body as TwilioErrorBody | undefined)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Twilio's own sentence for a failed call, if the body carries one. */
+export function twilioErrorMessage(error: unknown): string | undefined {
+  if (!HttpError.isHttpError(error)) return undefined;
+  const message = (error.body as TwilioErrorBody | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/** Adds the backoff wait to a 429 that names none, so the envelope carries `retry_after_s`. */
+function withRetryAfter(error: HttpError): HttpError {
+  if (error.status !== 429 || error.headers.has('retry-after')) return error;
+  const headers = new Headers(error.headers);
+  headers.set('retry-after', String(defaultRetryAfterS));
+  return new HttpError({ status: 429, headers, body: error.body, message: error.message });
+}
 
 /** The question asked when Twilio cannot use the recipient number. */
 export const recipientQuestion =
@@ -73,13 +106,10 @@ export function twilioErrorEnvelope(error: unknown): ErrorEnvelope | undefined {
   return undefined;
 }
 
-/** Runs one tool call; Twilio error codes with a meaning of their own become envelopes, other errors go on to `toEnvelope`. */
-export async function withTwilioErrors<T>(call: () => Promise<Envelope<T>>): Promise<Envelope<T>> {
-  try {
-    return await call();
-  } catch (error) {
-    const envelope = twilioErrorEnvelope(error);
-    if (envelope) return envelope;
-    throw error;
-  }
+/**
+ * Twilio's error signals, for the shared client's `mapError`: an error code with a meaning of its
+ * own becomes its envelope (the tool call returns it as it is); a 429 without a wait gets one.
+ */
+export function mapSmsError(error: HttpError): unknown {
+  return twilioErrorEnvelope(error) ?? withRetryAfter(error);
 }

@@ -1,15 +1,14 @@
 import { defineTool } from '@patchbay/connector';
 import { needsInput, success } from '@patchbay/envelope';
 import { z } from 'zod';
-import { accountPath, type TwilioClient } from '../sms-client.js';
-import { withTwilioErrors } from '../twilio-errors.js';
-import { summarizeMessage, type TwilioMessage } from './twilio-message.js';
+import { accountPath, type SmsClient } from '../sms-client.js';
+import { summarizeMessage, type TwilioMessage } from '../sms-message.js';
 
 /** The question asked when neither a sender number nor a Messaging Service is given. */
 export const senderQuestion = 'Which of your Twilio phone numbers should the text come from?';
 
 /** `sms_send`: sends one SMS (or MMS with a media URL) through Twilio (`POST Messages.json`). */
-export function createSmsSend(client: TwilioClient) {
+export function createSmsSend(client: SmsClient) {
   return defineTool({
     name: 'sms_send',
     description:
@@ -49,21 +48,19 @@ export function createSmsSend(client: TwilioClient) {
       if (!input.from && !input.messaging_service_sid) {
         return needsInput({ missing: [{ field: 'from', question: senderQuestion }] });
       }
-      return withTwilioErrors(async () => {
-        const { data } = await client.request<TwilioMessage>(context.credentials, {
-          method: 'POST',
-          path: accountPath(context.credentials, 'Messages'),
-          form: {
-            To: input.to,
-            From: input.from,
-            MessagingServiceSid: input.messaging_service_sid,
-            Body: input.body,
-            MediaUrl: input.media_url,
-          },
-          signal: context.signal,
-        });
-        return success(summarizeMessage(data));
+      const { data } = await client.request<TwilioMessage>(context.credentials, {
+        method: 'POST',
+        path: accountPath(context.credentials, 'Messages'),
+        form: {
+          To: input.to,
+          From: input.from,
+          MessagingServiceSid: input.messaging_service_sid,
+          Body: input.body,
+          MediaUrl: input.media_url,
+        },
+        signal: context.signal,
       });
+      return success(summarizeMessage(data));
     },
   });
 }
