@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { anatomyProblems } from './connector-anatomy.js';
 import { root } from './workspace.js';
 
 // The generated package lives two levels below the root (like connectors/<id>) but outside the
@@ -27,6 +28,17 @@ describe('pnpm new:connector', () => {
     expect(result.stderr).toMatch(/usage: pnpm new:connector <id>/);
   });
 
+  it('prints its usage for --help and refuses an unknown flag without a stack trace', () => {
+    const help = run(process.execPath, ['scripts/new-connector.mjs', '--help'], root);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: pnpm new:connector <id>/);
+    expect(help.stdout).toContain('contributing/add-a-connector.md');
+    const unknown = run(process.execPath, ['scripts/new-connector.mjs', 'acme', '--frob'], root);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^new:connector: Unknown option '--frob'\.\n\nusage:/);
+    expect(unknown.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
   it('generates a package that type-checks and passes its tests and the conformance suite untouched', () => {
     mkdirSync(parent, { recursive: true });
     const generated = run(
@@ -41,6 +53,8 @@ describe('pnpm new:connector', () => {
     expect(files).toEqual(
       expect.arrayContaining([`${id}-connector.ts`, `${id}-connector.test.ts`, 'index.ts']),
     );
+    // Exactly the anatomy the workspace holds every connector to.
+    expect(anatomyProblems(target, id)).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
     expect(manifest.name).toBe(`@patchbay/connector-${id}`);
     expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toMatch(

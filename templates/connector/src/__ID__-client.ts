@@ -1,4 +1,5 @@
 import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import { map__Name__Error } from './__ID__-errors.js';
 
 /** Where the __NAME__ API lives unless `baseUrl` says otherwise. TODO(connector author): the real base URL. */
 export const default__Name__BaseUrl = 'https://api.__ID__.example';
@@ -11,5 +12,6 @@ export function create__Name__Client(settings: ConnectorSettings): HttpClient {
     // TODO(connector author): the service's auth header shape.
     authorize: (credentials) => ({ authorization: `Bearer ${credentials.token ?? ''}` }),
     headers: { 'user-agent': 'patchbay-connector-__ID__' },
+    mapError: map__Name__Error,
   });
 }

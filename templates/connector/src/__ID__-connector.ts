@@ -1,5 +1,12 @@
-import { type Connector, type ConnectorSettings, defineConnector, verifyFailure } from '@patchbay/connector';
+import {
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorSettings,
+  defineConnector,
+  verifyFailure,
+} from '@patchbay/connector';
 import { create__Name__Client } from './__ID__-client.js';
+import { __id__Scopes } from './__ID__-scopes.js';
 import { create__Name__Tools } from './tools/index.js';
 
 /** Settings of {@link create__Name__}: `baseUrl`, `fetch`, `headers`. */
@@ -14,10 +21,7 @@ export function create__Name__(settings: __Name__Settings = {}): Connector {
     description: 'TODO(connector author): one sentence on what __NAME__ is.',
     auth: {
       kind: 'bearer',
-      scopes: [
-        { name: 'items:read', description: 'Read items' },
-        { name: 'items:write', description: 'Create and update items' },
-      ],
+      scopes: __id__Scopes,
       fields: [{ name: 'token', description: '__NAME__ API token', secret: true, env: '__ENV___TOKEN' }],
     },
     capabilities: ['read items', 'create items'],
@@ -34,7 +38,7 @@ export function create__Name__(settings: __Name__Settings = {}): Connector {
         const granted = headers.get('x-scopes');
         return {
           valid: true,
-          scopes: granted ? granted.split(/[\s,]+/).filter(Boolean) : ['items:read', 'items:write'],
+          scopes: granted ? granted.split(/[\s,]+/).filter(Boolean) : __id__Scopes.map((scope) => scope.name),
           identity: data?.name,
         };
       } catch (error) {
@@ -46,3 +50,6 @@ export function create__Name__(settings: __Name__Settings = {}): Connector {
 
 /** The __NAME__ connector with default settings. */
 export const __id__ = create__Name__();
+
+/** The connector this package declares: Patchbay's CLI calls it with the user's settings. */
+export const connectorFactory: ConnectorFactory<__Name__Settings> = create__Name__;

@@ -1,1 +1,1 @@
-export { __id__, type __Name__Settings, create__Name__ } from './__ID__-connector.js';
+export { __id__, type __Name__Settings, connectorFactory, create__Name__ } from './__ID__-connector.js';

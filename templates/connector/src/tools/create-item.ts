@@ -22,6 +22,7 @@ export function create__Name__CreateItem(client: HttpClient) {
         method: 'POST',
         path: '/items',
         json: { title: input.title, body: input.body },
+        requiredScopes: ['items:write'],
         signal: context.signal,
       });
       return success({ id: data.id, url: data.url });

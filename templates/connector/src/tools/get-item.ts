@@ -21,6 +21,7 @@ export function create__Name__GetItem(client: HttpClient) {
         context.credentials,
         {
           path: `/items/${encodeURIComponent(input.id)}`,
+          requiredScopes: ['items:read'],
           signal: context.signal,
         },
       );
