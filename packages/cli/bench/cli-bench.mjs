@@ -42,6 +42,7 @@ export function create${id[0].toUpperCase()}${id.slice(1)}(settings = {}) {
     verify: async () => ({ valid: true, scopes: ['read', 'write'] }),
   });
 }
+export const connectorFactory = create${id[0].toUpperCase()}${id.slice(1)};
 `;
 }
 

@@ -9,7 +9,7 @@ const connectorEntrySchema = z.union([
   z.object({
     /** A path relative to the config file, or a package name. */
     module: z.string().min(1),
-    /** Passed to the module's `create*` factory (e.g. `baseUrl`). */
+    /** Passed to the module's `connectorFactory` declaration (e.g. `baseUrl`). */
     settings: z.record(z.string(), z.unknown()).optional(),
   }),
 ]);

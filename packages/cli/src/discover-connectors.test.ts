@@ -3,25 +3,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PatchbayConfig } from './config.js';
-import { discoverConnectors, isV1Connector } from './discover-connectors.js';
+import { discoverConnectors, isConnectorPackageName, isV1Connector } from './discover-connectors.js';
 import { closeNames, didYouMean } from './suggest.js';
 
 const directories: string[] = [];
 
 afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  globalThis.clientCalls = undefined;
 });
 
-/** A module source defining a minimal v1 connector factory whose setupUrl shows the settings it got. */
-function connectorModule(id: string, options: { instance?: boolean } = {}): string {
+/**
+ * A module source defining a minimal v1 connector factory whose setupUrl shows the settings it got,
+ * declared as `connectorFactory` unless `declare: false`. Like most connectors it also exports a
+ * client helper, `createAuthClient` (named to sort before most factories, as a guess would try it
+ * first), which counts its calls on `globalThis.clientCalls` and throws.
+ */
+function connectorModule(id: string, options: { instance?: boolean; declare?: boolean } = {}): string {
   const name = `create${id.charAt(0).toUpperCase()}${id.slice(1)}`;
   return `
 export function ${name}(settings = {}) {
   return { specificationVersion: 'v1', id: '${id}', name: '${id}', tools: [], setupUrl: settings.baseUrl ?? 'default', verify: async () => ({ valid: true, scopes: [] }) };
 }
+export function createAuthClient() {
+  globalThis.clientCalls = (globalThis.clientCalls ?? 0) + 1;
+  throw new Error('a client helper is not a connector factory');
+}
 ${options.instance === false ? '' : `export const ${id} = ${name}();`}
+${options.declare === false ? '' : `export const connectorFactory = ${name};`}
 export const notAConnector = { id: 'x' };
 `;
+}
+
+declare global {
+  var clientCalls: number | undefined;
 }
 
 function workspace(): string {
@@ -79,6 +94,68 @@ describe('discoverConnectors', () => {
       ['alpha', '@patchbay/connector-alpha', 'https://alpha.internal'],
       ['beta', '@patchbay/connector-beta', 'default'],
     ]);
+    // Only the declared factory runs: the exported create*Client helpers were never called.
+    expect(globalThis.clientCalls).toBeUndefined();
+  });
+
+  it('finds packages named patchbay-connector-* in any scope, and any package the config lists', async () => {
+    const root = workspace();
+    installPackage(root, 'patchbay-connector-gamma', connectorModule('gamma'));
+    installPackage(root, '@acme/patchbay-connector-delta', connectorModule('delta'));
+    installPackage(root, 'acme-crm', connectorModule('crm'));
+    installPackage(root, '@acme/tools', connectorModule('tools'));
+    const unlisted = await discoverConnectors({ config: config(root), searchFrom: [root] });
+    expect(unlisted.connectors.map((item) => [item.connector.id, item.origin])).toEqual([
+      ['delta', '@acme/patchbay-connector-delta'],
+      ['gamma', 'patchbay-connector-gamma'],
+    ]);
+    const listed = await discoverConnectors({
+      config: config(root, {
+        connectors: [{ module: 'acme-crm' }],
+        settings: { crm: { baseUrl: 'https://crm' } },
+      }),
+      searchFrom: [root],
+    });
+    expect(listed.warnings).toEqual([]);
+    expect(
+      listed.connectors.map((item) => [item.connector.id, item.origin, item.connector.setupUrl]),
+    ).toEqual([
+      ['crm', 'acme-crm', 'https://crm'],
+      ['delta', '@acme/patchbay-connector-delta', 'default'],
+      ['gamma', 'patchbay-connector-gamma', 'default'],
+    ]);
+    expect(globalThis.clientCalls).toBeUndefined();
+  });
+
+  it('skips a package without a connectorFactory declaration with a warning that says what to export', async () => {
+    const root = workspace();
+    // Exports a connector, its factory and a client helper, but declares none of them.
+    installPackage(root, '@patchbay/connector-legacy', connectorModule('legacy', { declare: false }));
+    installPackage(root, '@patchbay/connector-alpha', connectorModule('alpha'));
+    const discovery = await discoverConnectors({ config: config(root), searchFrom: [root] });
+    expect(discovery.connectors.map((item) => item.connector.id)).toEqual(['alpha']);
+    expect(discovery.warnings).toEqual([
+      expect.stringMatching(
+        /^@patchbay\/connector-legacy: declares no connector \(it must export connectorFactory/,
+      ),
+    ]);
+    expect(globalThis.clientCalls).toBeUndefined();
+  });
+
+  it('warns when the declared factory throws or returns something else', async () => {
+    const root = workspace();
+    installPackage(
+      root,
+      '@patchbay/connector-throws',
+      'export const connectorFactory = () => { throw new Error("no site configured"); };',
+    );
+    installPackage(root, '@patchbay/connector-odd', 'export const connectorFactory = () => ({ id: "odd" });');
+    const discovery = await discoverConnectors({ config: config(root), searchFrom: [root] });
+    expect(discovery.connectors).toEqual([]);
+    expect(discovery.warnings.sort()).toEqual([
+      '@patchbay/connector-odd: connectorFactory() did not return a v1 connector',
+      '@patchbay/connector-throws: connectorFactory() failed: no site configured',
+    ]);
   });
 
   it('loads modules listed in the config, which win over packages with the same id', async () => {
@@ -111,7 +188,7 @@ describe('discoverConnectors', () => {
     expect(discovery.connectors).toEqual([]);
     expect(discovery.warnings).toEqual(
       expect.arrayContaining([
-        '@patchbay/connector-empty: exports no v1 connector',
+        expect.stringMatching(/^@patchbay\/connector-empty: declares no connector/),
         expect.stringMatching(/^@patchbay\/connector-broken: cannot be loaded: boom at import/),
       ]),
     );
@@ -121,6 +198,25 @@ describe('discoverConnectors', () => {
         searchFrom: [root],
       }),
     ).rejects.toMatchObject({ code: 'connector_module_missing' });
+  });
+
+  it('takes only the naming conventions as unlisted connector packages', () => {
+    for (const name of [
+      '@patchbay/connector-github',
+      'patchbay-connector-crm',
+      '@acme/patchbay-connector-crm',
+    ]) {
+      expect(isConnectorPackageName(name)).toBe(true);
+    }
+    for (const name of [
+      '@patchbay/connector',
+      '@patchbay/cli',
+      'connector-github',
+      '@acme/crm',
+      'patchbay',
+    ]) {
+      expect(isConnectorPackageName(name)).toBe(false);
+    }
   });
 
   it('recognises only v1 connectors', () => {

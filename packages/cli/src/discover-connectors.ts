@@ -18,7 +18,21 @@ export interface Discovery {
   warnings: string[];
 }
 
-const packagePrefix = 'connector-';
+/**
+ * The named export by which a package or module declares its connector: its factory, called with
+ * the connector's settings (`export const connectorFactory: ConnectorFactory<Settings> = createAcme`).
+ * Discovery calls this export and nothing else, so a helper such as `createAcmeClient` is never run.
+ */
+export const connectorDeclaration = 'connectorFactory';
+
+/**
+ * Package names found in node_modules without being listed: `@patchbay/connector-<id>`, and for
+ * connectors published by others `patchbay-connector-<id>` or `@<scope>/patchbay-connector-<id>`.
+ * Any other package is used when `patchbay.config.json` lists it.
+ */
+export function isConnectorPackageName(name: string): boolean {
+  return /^(?:@patchbay\/connector-|(?:@[^/]+\/)?patchbay-connector-)[a-z0-9][\w.-]*$/.test(name);
+}
 
 /** True for any value implementing version `v1` of the connector contract. */
 export function isV1Connector(value: unknown): value is Connector {
@@ -82,67 +96,77 @@ function findPackageDirectory(name: string, base: string): string | undefined {
   return undefined;
 }
 
-/** `@patchbay/connector-*` packages visible from each base directory, closest first, by name. */
+/** Connector packages (by {@link isConnectorPackageName}) visible from each base directory, closest first, by name. */
 function installedConnectorPackages(bases: string[]): Map<string, string> {
   const found = new Map<string, string>();
+  const entries = (directory: string): string[] => {
+    try {
+      return readdirSync(directory);
+    } catch {
+      return [];
+    }
+  };
   for (const base of bases) {
     for (const directory of ancestors(base)) {
-      const scope = join(directory, 'node_modules', '@patchbay');
-      let names: string[];
-      try {
-        names = readdirSync(scope);
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        const packageName = `@patchbay/${name}`;
-        if (name.startsWith(packagePrefix) && !found.has(packageName))
-          found.set(packageName, join(scope, name));
+      const modules = join(directory, 'node_modules');
+      for (const entry of entries(modules)) {
+        // Scoped names are one level deeper: node_modules/@scope/name.
+        const names = entry.startsWith('@')
+          ? entries(join(modules, entry)).map((name) => `${entry}/${name}`)
+          : [entry];
+        for (const name of names) {
+          if (isConnectorPackageName(name) && !found.has(name)) found.set(name, join(modules, name));
+        }
       }
     }
   }
   return found;
 }
 
-/**
- * Turns a module's exports into connectors. With settings, a `create*` factory is called with them
- * (the configured instance replaces the default one); otherwise every exported `v1` connector is
- * taken, and a module exporting only a factory is asked for a default instance.
- */
-function connectorsOf(
-  moduleExports: Record<string, unknown>,
-  settingsFor: (id: string | undefined) => Record<string, unknown> | undefined,
+/** Calls a declared factory; a throw or a value that is not a `v1` connector becomes a warning. */
+function create(
+  factory: (settings?: Record<string, unknown>) => unknown,
+  settings: Record<string, unknown> | undefined,
   origin: string,
   warnings: string[],
-): Connector[] {
-  const instances = new Map<string, Connector>();
-  for (const value of Object.values(moduleExports)) {
-    if (isV1Connector(value)) instances.set(value.id, value);
-  }
-  const factories = Object.entries(moduleExports).filter(
-    ([name, value]) => /^create[A-Z0-9]/.test(name) && typeof value === 'function',
-  ) as [string, (settings?: Record<string, unknown>) => unknown][];
-  const callFactory = (settings: Record<string, unknown> | undefined) => {
-    for (const [name, factory] of factories) {
-      try {
-        const created = factory(settings);
-        if (isV1Connector(created)) return created;
-      } catch (error) {
-        warnings.push(`${origin}: ${name}() failed: ${(error as Error).message}`);
-      }
-    }
+): Connector | undefined {
+  let created: unknown;
+  try {
+    created = factory(settings);
+  } catch (error) {
+    warnings.push(`${origin}: ${connectorDeclaration}() failed: ${(error as Error).message}`);
     return undefined;
-  };
-  if (factories.length > 0) {
-    const ids = instances.size > 0 ? [...instances.keys()] : [undefined];
-    for (const id of ids) {
-      const settings = settingsFor(id);
-      if (settings === undefined && id !== undefined) continue;
-      const created = callFactory(settings);
-      if (created) instances.set(created.id, created);
-    }
   }
-  return [...instances.values()];
+  if (isV1Connector(created)) return created;
+  warnings.push(`${origin}: ${connectorDeclaration}() did not return a v1 connector`);
+  return undefined;
+}
+
+/**
+ * The connector a module declares through its `connectorFactory` export, or `undefined` with a
+ * warning. Settings come from the config entry when it has some; otherwise the factory is called
+ * without settings to learn the connector's id, and again with that id's settings when the config
+ * has them, so the configured instance replaces the default one.
+ */
+function declaredConnector(
+  moduleExports: Record<string, unknown>,
+  entrySettings: Record<string, unknown> | undefined,
+  settingsById: PatchbayConfig['settings'],
+  origin: string,
+  warnings: string[],
+): Connector | undefined {
+  const factory = moduleExports[connectorDeclaration];
+  if (typeof factory !== 'function') {
+    warnings.push(
+      `${origin}: declares no connector (it must export ${connectorDeclaration}, its create function; see "Discovery" in the guide to adding a connector)`,
+    );
+    return undefined;
+  }
+  const call = factory as (settings?: Record<string, unknown>) => unknown;
+  if (entrySettings !== undefined) return create(call, entrySettings, origin, warnings);
+  const unconfigured = create(call, undefined, origin, warnings);
+  const settings = unconfigured && settingsById[unconfigured.id];
+  return settings === undefined ? unconfigured : create(call, settings, origin, warnings);
 }
 
 /** Options of {@link discoverConnectors}. */
@@ -153,10 +177,11 @@ export interface DiscoverOptions {
 }
 
 /**
- * Finds every connector: installed `@patchbay/connector-*` packages (from each `searchFrom`
- * directory) and modules listed in `patchbay.config.json`. Config entries win over packages with
- * the same id. A broken module is a warning, not a failure, so one bad plugin cannot lock the
- * operator out of the others — except a module named in the config that cannot be found.
+ * Finds every connector: installed connector packages (by {@link isConnectorPackageName}, from each
+ * `searchFrom` directory) and the packages or modules listed in `patchbay.config.json`, each through
+ * its `connectorFactory` declaration. Config entries win over packages with the same id. A broken
+ * module or one without a declaration is a warning, not a failure, so one bad plugin cannot lock
+ * the operator out of the others — except a module named in the config that cannot be found.
  */
 export async function discoverConnectors(options: DiscoverOptions): Promise<Discovery> {
   const { config } = options;
@@ -181,15 +206,8 @@ export async function discoverConnectors(options: DiscoverOptions): Promise<Disc
   );
   for (const { packageName, moduleExports } of loadedPackages) {
     if (!moduleExports) continue;
-    const guessedId = packageName.slice(`@patchbay/${packagePrefix}`.length);
-    const found = connectorsOf(
-      moduleExports,
-      (id) => config.settings[id ?? guessedId],
-      packageName,
-      warnings,
-    );
-    if (found.length === 0) warnings.push(`${packageName}: exports no v1 connector`);
-    for (const connector of found) byId.set(connector.id, { connector, origin: packageName });
+    const connector = declaredConnector(moduleExports, undefined, config.settings, packageName, warnings);
+    if (connector) byId.set(connector.id, { connector, origin: packageName });
   }
 
   const configured = await Promise.all(
@@ -214,14 +232,14 @@ export async function discoverConnectors(options: DiscoverOptions): Promise<Disc
   );
   for (const { entry, moduleExports } of configured) {
     if (!moduleExports) continue;
-    const found = connectorsOf(
+    const connector = declaredConnector(
       moduleExports,
-      (id) => entry.settings ?? (id ? config.settings[id] : undefined),
+      entry.settings,
+      config.settings,
       entry.module,
       warnings,
     );
-    if (found.length === 0) warnings.push(`${entry.module}: exports no v1 connector`);
-    for (const connector of found) byId.set(connector.id, { connector, origin: entry.module });
+    if (connector) byId.set(connector.id, { connector, origin: entry.module });
   }
 
   const connectors = [...byId.values()].sort((a, b) => (a.connector.id < b.connector.id ? -1 : 1));

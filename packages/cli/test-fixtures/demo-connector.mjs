@@ -94,3 +94,6 @@ export function createDemo(settings = {}) {
 }
 
 export const demo = createDemo();
+
+/** The declaration the CLI discovers this module by. */
+export const connectorFactory = createDemo;

@@ -40,3 +40,6 @@ export const regional = defineConnector({
     };
   },
 });
+
+/** The declaration the CLI discovers this module by; the connector takes no settings. */
+export const connectorFactory = () => regional;

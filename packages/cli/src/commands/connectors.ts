@@ -52,7 +52,7 @@ export const connectorsCommand: Command = {
     }
     if (items.length === 0) {
       runtime.print(
-        'No connectors installed. Install @patchbay/connector-* packages or list modules in patchbay.config.json.',
+        'No connectors installed. Install @patchbay/connector-* (or patchbay-connector-*) packages or list modules in patchbay.config.json.',
       );
       return exitCodes.ok;
     }
