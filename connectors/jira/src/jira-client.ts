@@ -41,7 +41,7 @@ export function createJiraClient(settings: ConnectorSettings): JiraClient {
     defaultBaseUrl: 'https://site-not-configured.invalid',
     authorize: (credentials) => ({ authorization: basicAuthorization(credentials) }),
     headers: { 'user-agent': 'patchbay-connector-jira', 'x-atlassian-token': 'no-check' },
-    mapError: (error, request) => mapJiraError(error, request),
+    mapError: mapJiraError,
   });
   return {
     browseUrl: (key) => (site === undefined ? undefined : jiraBrowseUrl(site, key)),
