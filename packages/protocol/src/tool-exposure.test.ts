@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { allConnectors, snapshotOf } from '../test/fixtures.ts';
 import { describeCapabilities } from './capabilities.js';
 import { isMetaTool, refreshConnectorStatusTool } from './meta-tool.js';
-import { toAiSdkTools, toLanguageModelTools } from './model-tools.js';
+import { toAiSdkTools } from './ai-sdk.js';
+import { toLanguageModelTools } from './model-tools.js';
 import { exposedTools, unavailableTools } from './tool-exposure.js';
 
 const connectors = allConnectors();
