@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allConnectors, snapshotOf } from '../test/fixtures.ts';
+import { toAiSdkTools } from './ai-sdk.js';
 import { describeCapabilities } from './capabilities.js';
 import { isMetaTool, refreshConnectorStatusTool } from './meta-tool.js';
-import { toAiSdkTools } from './ai-sdk.js';
 import { toLanguageModelTools } from './model-tools.js';
 import { exposedTools, unavailableTools } from './tool-exposure.js';
 
