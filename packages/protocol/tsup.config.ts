@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // Subpaths keep optional peers out of the root entry: `tokens` loads gpt-tokenizer, `ai-sdk` loads ai.
+  entry: ['src/index.ts', 'src/tokens.ts', 'src/ai-sdk.ts'],
   format: ['esm'],
   target: 'node22',
   dts: true,

@@ -98,6 +98,16 @@ describe('a user pays only for what they use', () => {
     }
   });
 
+  it('protocol takes gpt-tokenizer and ai as optional peers, each loaded only by its own subpath', () => {
+    const protocol = byName.get('@patchbay/protocol')!;
+    for (const optional of ['gpt-tokenizer', 'ai']) {
+      expect(declared(protocol, 'dependencies').has(optional), optional).toBe(false);
+      expect(protocol.manifest.peerDependenciesMeta?.[optional]?.optional, optional).toBe(true);
+    }
+    expect(importsOf(protocol).runtime.has('ai')).toBe(true); // through @patchbay/protocol/ai-sdk
+    expect(Object.keys(protocol.manifest.exports)).toEqual(expect.arrayContaining(['./tokens', './ai-sdk']));
+  });
+
   it('the turn loop takes ai as a peer, for its message types only', () => {
     const turn = byName.get('@patchbay/turn')!;
     expect(importsOf(turn).runtime.has('ai')).toBe(false);

@@ -1,18 +1,9 @@
 import { type JsonSchema, questionForField } from '@patchbay/connector';
 import { type ArgumentIssue, type Envelope, failure, type MissingField } from '@patchbay/envelope';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createJsonSchemaCompiler, type JsonSchemaCheck, type JsonSchemaIssue } from '@patchbay/json-schema';
 
 /** Outcome of validating arguments: the value to pass on, or the envelope to answer with. */
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; envelope: Envelope };
-
-function pointerToPath(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
 
 function propertyAt(schema: JsonSchema, path: string[]): JsonSchema | undefined {
   let current: JsonSchema | undefined = schema;
@@ -24,18 +15,18 @@ function propertyAt(schema: JsonSchema, path: string[]): JsonSchema | undefined 
   return current;
 }
 
-/** Converts ajv errors to the envelope rule shared with zod: fixable issues first, else ask the user. */
+/** Converts schema issues to the envelope rule shared with zod: fixable issues first, else ask the user. */
 function toEnvelope(
-  errors: ErrorObject[],
+  schemaIssues: JsonSchemaIssue[],
   schema: JsonSchema,
   context: { tool: string; connector?: string | undefined },
 ): Envelope {
   const missing: MissingField[] = [];
   const issues: ArgumentIssue[] = [];
-  for (const error of errors) {
-    const base = pointerToPath(error.instancePath);
-    if (error.keyword === 'required') {
-      const field = String((error.params as { missingProperty: string }).missingProperty);
+  for (const issue of schemaIssues) {
+    const base = issue.path;
+    if (issue.missingProperty !== undefined) {
+      const field = issue.missingProperty;
       const path = [...base, field];
       const parent = propertyAt(schema, base);
       const property = (parent?.properties as Record<string, JsonSchema> | undefined)?.[field];
@@ -44,7 +35,7 @@ function toEnvelope(
         missing.push({ field: name, question: questionForField(name, property) });
     } else {
       // Branch errors of anyOf/oneOf repeat the useful ones; keep the summary too, it names the field.
-      issues.push({ path: base.join('.') || '(input)', message: error.message ?? `failed ${error.keyword}` });
+      issues.push({ path: base.join('.') || '(input)', message: issue.message });
     }
   }
   const common = context.connector !== undefined ? { connector: context.connector } : {};
@@ -63,24 +54,14 @@ function toEnvelope(
   });
 }
 
-// ajv-formats is CommonJS: depending on the loader its default import is the plugin or its module object.
-const formatsPlugin = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (
-  ajv: Ajv,
-) => Ajv;
-
-function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
-  formatsPlugin(ajv as Ajv);
-  return ajv;
-}
-
 /**
- * Validates arguments against JSON Schemas (draft-07 or 2020-12, chosen by `$schema`; 2020-12 by
- * default as MCP specifies). Each schema is compiled once and cached under the caller's key.
+ * Validates arguments against JSON Schemas with the set-up of `@patchbay/json-schema` (draft-07 or
+ * 2020-12, chosen by `$schema`; 2020-12 by default as MCP specifies; formats checked), the same one
+ * SACP checks reply data with. Each schema is compiled once and cached under the caller's key.
  */
 export class JsonSchemaValidator {
-  private readonly draft07 = withFormats(new Ajv({ allErrors: true, strict: false }));
-  private readonly draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false }));
-  private readonly compiled = new Map<string, ValidateFunction | Error>();
+  private readonly compiler = createJsonSchemaCompiler();
+  private readonly compiled = new Map<string, JsonSchemaCheck | Error>();
 
   /** Validates `args`; `cacheKey` must change whenever the schema does (tool name + definition hash). */
   validate(
@@ -92,11 +73,7 @@ export class JsonSchemaValidator {
     let validator = this.compiled.get(cacheKey);
     if (!validator) {
       try {
-        const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-        const ajv = /draft-0[4-7]/.test(dialect) ? this.draft07 : this.draft2020;
-        // The schema must not be registered under its $id: two tools may share one.
-        const { $id: _id, ...anonymous } = schema;
-        validator = ajv.compile(anonymous);
+        validator = this.compiler.compile(schema);
       } catch (error) {
         validator = error instanceof Error ? error : new Error(String(error));
       }
@@ -111,8 +88,9 @@ export class JsonSchemaValidator {
       };
     }
     const value = args ?? {};
-    if (validator(value)) return { ok: true, value };
-    return { ok: false, envelope: toEnvelope(validator.errors ?? [], schema, context) };
+    const schemaIssues = validator(value);
+    if (schemaIssues.length === 0) return { ok: true, value };
+    return { ok: false, envelope: toEnvelope(schemaIssues, schema, context) };
   }
 
   /** Drops compiled schemas whose key starts with a prefix (a tool whose definition changed). */

@@ -12,14 +12,14 @@ import { syntheticConnectors } from './synthetic-connectors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outputPath = resolve(here, '../../../bench/results/protocol.json');
-const protocolUrl = pathToFileURL(resolve(here, '../dist/index.js')).href;
+const tokensUrl = pathToFileURL(resolve(here, '../dist/tokens.js')).href;
 const samples = 12;
 
 /** Child program for one option: prints {importMs, firstCountMs, tokens} measured from inside the process. */
 function program(option: string, text: string, ranksPath: string): string {
   const load: Record<string, string> = {
-    // What ships: the package import does not load the encoding; the first call requires it.
-    shipped: `const { countTokens } = await import(${JSON.stringify(protocolUrl)});
+    // What ships: importing `@patchbay/protocol/tokens` does not load the encoding; the first call requires it.
+    shipped: `const { countTokens } = await import(${JSON.stringify(tokensUrl)});
       const imported = performance.now();
       const count = (text) => countTokens(text);`,
     // The ESM o200k_base entry imported eagerly, as a static import at the top of the package would.
@@ -76,7 +76,7 @@ const cacheDirectory = mkdtempSync(join(tmpdir(), 'patchbay-compile-cache-'));
 const ranksPath = join(cacheDirectory, 'o200k_base.json');
 writeFileSync(
   ranksPath,
-  JSON.stringify(createRequire(import.meta.url)('gpt-tokenizer/cjs/bpeRanks/o200k_base').default),
+  JSON.stringify(createRequire(import.meta.url)('gpt-tokenizer/bpeRanks/o200k_base').default),
 );
 const runs: Record<
   string,

@@ -21,7 +21,6 @@ import {
   buildSystemPrompt,
   captureStatus,
   connectorStatusWire,
-  countTokens,
   createInMemoryStatusSource,
   createVerificationCache,
   exposedTools,
@@ -30,6 +29,7 @@ import {
   stampMessage,
   toLanguageModelTools,
 } from '../dist/index.js';
+import { countTokens } from '../dist/tokens.js';
 import { syntheticConnectors } from './synthetic-connectors.ts';
 
 const turns = 20;

@@ -26,11 +26,10 @@ export {
   refreshConnectorStatusTool,
   refreshConnectorStatusToolName,
 } from './meta-tool.js';
-export { type ToolCallHandler, toAiSdkTools, toLanguageModelTools } from './model-tools.js';
+export { toLanguageModelTools } from './model-tools.js';
 export { type ProtocolBlockName, protocolBlockNames, protocolBlocks } from './prompt-blocks.js';
 export { type JsonValue, stableStringify } from './stable-json.js';
 export { type BuildSystemPromptOptions, buildSystemPrompt } from './system-prompt.js';
-export { countTokens } from './tokens.js';
 export {
   type ExposedTool,
   type ExposedToolsOptions,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allConnectors, snapshotOf } from '../test/fixtures.ts';
+import { toAiSdkTools } from './ai-sdk.js';
 import { describeCapabilities } from './capabilities.js';
 import { isMetaTool, refreshConnectorStatusTool } from './meta-tool.js';
-import { toAiSdkTools, toLanguageModelTools } from './model-tools.js';
+import { toLanguageModelTools } from './model-tools.js';
 import { exposedTools, unavailableTools } from './tool-exposure.js';
 
 const connectors = allConnectors();

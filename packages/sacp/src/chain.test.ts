@@ -238,7 +238,7 @@ describe('defineChain: pause, resume and cycles', () => {
       code: 'sacp_invalid_checkpoint',
     });
     await expect(asking.resume('not-a-token', 'x')).rejects.toMatchObject({
-      code: 'sacp_invalid_checkpoint',
+      code: 'sacp_invalid_resume_token',
     });
   });
 

@@ -17,6 +17,7 @@ import {
 import type { SacpRepair } from './parse-sacp.js';
 import type { SacpReply, SacpStatus } from './reply.js';
 import { sacpStatuses } from './reply.js';
+import { type ResumeKey, resumeKeyRing, signCheckpoint, verifyCheckpoint } from './resume-token.js';
 import { type InputTemplate, renderTemplate } from './template.js';
 
 /** A directed edge; taken when its `status` filter and `when` expression both hold (edges are tried in order). */
@@ -46,6 +47,13 @@ export interface ChainDefinition {
   audit?: SacpAuditSink | undefined;
   /** Runs agent turns instead of calling the model directly (the orchestrator's turn runner plugs in here). */
   runAgent?: RunAgentHook | undefined;
+  /**
+   * Secret (at least 32 bytes) that signs and verifies resume tokens, so a token resumes in another
+   * process or after a restart. Several keys: the first signs, any verifies (rotate by putting the
+   * new key first). Without it the chain uses a random key of its own: its tokens resume only on the
+   * same chain object.
+   */
+  resumeKey?: ResumeKey | readonly ResumeKey[] | undefined;
 }
 
 /** One node run in a chain's trace. */
@@ -71,7 +79,10 @@ export interface ChainTraceEntry {
   error?: { code: string; message: string } | undefined;
 }
 
-/** Everything needed to continue a paused run; JSON-serialisable. Treat as trusted state: store it server-side. */
+/**
+ * Everything needed to continue a paused run; JSON-serialisable. `resume` trusts a checkpoint object
+ * as it is: keep it server-side, or hand out the signed `resumeToken` instead.
+ */
 export interface ChainCheckpoint {
   version: 1;
   chainId?: string | undefined;
@@ -106,7 +117,7 @@ export type ChainRunResult =
       node: string;
       question: string;
       checkpoint: ChainCheckpoint;
-      /** The checkpoint as an opaque base64url string. */
+      /** The checkpoint signed with the chain's resume key (readable, not encrypted; tamper-evident). */
       resumeToken: string;
     });
 
@@ -200,6 +211,7 @@ export function defineChain(definition: ChainDefinition): Chain {
     };
   });
   const maxReasks = definition.maxReasks ?? 1;
+  const resumeKeys = resumeKeyRing(definition.resumeKey);
 
   const execute = async (state: RunState, options: ChainRunOptions): Promise<ChainRunResult> => {
     for (;;) {
@@ -340,7 +352,7 @@ export function defineChain(definition: ChainDefinition): Chain {
           node: nodeId,
           question: reply.message,
           checkpoint,
-          resumeToken: encodeCheckpoint(checkpoint),
+          resumeToken: signCheckpoint(checkpoint, resumeKeys),
           ...base(state, reply),
         };
       }
@@ -421,8 +433,11 @@ export function defineChain(definition: ChainDefinition): Chain {
       return execute(state, options);
     },
     async resume(checkpointOrToken, answer, options = {}) {
+      // A token comes back from outside and must verify; a checkpoint object is the caller's own state.
       const checkpoint =
-        typeof checkpointOrToken === 'string' ? decodeCheckpoint(checkpointOrToken) : checkpointOrToken;
+        typeof checkpointOrToken === 'object' && checkpointOrToken !== null
+          ? checkpointOrToken
+          : verifyCheckpoint(checkpointOrToken, resumeKeys);
       if (checkpoint.version !== 1 || !Object.hasOwn(definition.nodes, checkpoint.node)) {
         throw new PatchbayError('sacp_invalid_checkpoint', 'The checkpoint does not belong to this chain.');
       }
@@ -496,22 +511,4 @@ function base(state: RunState, reply: SacpReply): RunResultBase {
 function failed(state: RunState, code: string, message: string, reply?: SacpReply): ChainRunResult {
   const last = reply ?? errorReply(message, code);
   return { state: 'failed', error: { code, message }, ...base(state, last) };
-}
-
-/** Encodes a checkpoint as an opaque base64url token. */
-export function encodeCheckpoint(checkpoint: ChainCheckpoint): string {
-  return Buffer.from(JSON.stringify(checkpoint), 'utf8').toString('base64url');
-}
-
-/** Decodes a resume token; throws `sacp_invalid_checkpoint` when it is not one. */
-export function decodeCheckpoint(token: string): ChainCheckpoint {
-  try {
-    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ChainCheckpoint;
-    if (typeof value !== 'object' || value === null || value.version !== 1) throw new Error('wrong shape');
-    return value;
-  } catch (error) {
-    throw new PatchbayError('sacp_invalid_checkpoint', 'The resume token is not a valid chain checkpoint.', {
-      cause: error,
-    });
-  }
 }

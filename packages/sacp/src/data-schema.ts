@@ -1,10 +1,9 @@
 import { PatchbayError } from '@patchbay/envelope';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createJsonSchemaCompiler, type JsonSchemaCheck, type JsonSchemaObject } from '@patchbay/json-schema';
 import { z } from 'zod';
 import type { SacpIssue } from './issues.js';
 
-/** A JSON Schema object (draft-07 / 2019-09 style, as ajv 8 reads it). */
-export type JsonSchemaObject = { [key: string]: unknown };
+export type { JsonSchemaObject };
 
 /** Per-agent schema of the reply's `data`: a zod schema or a JSON Schema object. */
 export type DataSchema = z.ZodType | JsonSchemaObject;
@@ -23,8 +22,8 @@ export interface DataValidator {
   keys: DataKeyDescription[];
 }
 
-// strict: false because model-facing schemas often carry extra annotation keywords.
-const ajv = new Ajv({ allErrors: true, strict: false });
+// The set-up the orchestrator's gate checks tool arguments with: formats, dialect by `$schema`.
+const jsonSchemas = createJsonSchemaCompiler();
 const compiled = new WeakMap<object, DataValidator>();
 
 /** True when the schema is a zod schema rather than a JSON Schema object. */
@@ -67,29 +66,25 @@ function fromZod(schema: z.ZodType): DataValidator {
 }
 
 function fromJsonSchema(schema: JsonSchemaObject): DataValidator {
-  let validateFunction: ValidateFunction;
+  let check: JsonSchemaCheck;
   try {
-    validateFunction = ajv.compile(schema);
+    check = jsonSchemas.compile(schema);
   } catch (error) {
+    // The compiler's error wraps ajv's; its reason reads best after our own sentence.
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
     throw new PatchbayError(
       'sacp_invalid_data_schema',
-      `The data schema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      `The data schema is not a valid JSON Schema: ${reason instanceof Error ? reason.message : String(reason)}`,
       { cause: error },
     );
   }
   return {
     keys: describeKeys(schema),
     validate(data) {
-      if (validateFunction(data)) return [];
-      return (validateFunction.errors ?? []).map((error) => {
-        const segments = error.instancePath
-          .split('/')
-          .filter(Boolean)
-          .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-        const missing = error.keyword === 'required' ? String(error.params.missingProperty ?? '') : '';
-        const path = ['data', ...segments, ...(missing ? [missing] : [])].join('.');
-        return { path, message: error.message ?? 'is invalid' };
-      });
+      return check(data).map((issue) => ({
+        path: ['data', ...issue.path, ...(issue.missingProperty ? [issue.missingProperty] : [])].join('.'),
+        message: issue.message,
+      }));
     },
   };
 }

@@ -23,9 +23,7 @@ export {
   type ChainRunOptions,
   type ChainRunResult,
   type ChainTraceEntry,
-  decodeCheckpoint,
   defineChain,
-  encodeCheckpoint,
 } from './chain.js';
 export { type CompiledCondition, type ConditionScope, compileCondition } from './condition.js';
 export {
@@ -65,4 +63,5 @@ export {
   sacpStatuses,
   sacpStatusSchema,
 } from './reply.js';
+export { decodeCheckpoint, encodeCheckpoint, type ResumeKey } from './resume-token.js';
 export { type InputTemplate, renderTemplate, type TemplateScope } from './template.js';

@@ -13,8 +13,11 @@ export const contextCommand: Command = {
   },
   positionals: { required: [] },
   async run(runtime, values) {
-    // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
-    const { captureStatus, countTokens, renderTurnContext } = await import('@patchbay/protocol');
+    // Loaded on demand: the protocol package and its tokenizer subpath are only needed here.
+    const [{ captureStatus, renderTurnContext }, { countTokens }] = await Promise.all([
+      import('@patchbay/protocol'),
+      import('@patchbay/protocol/tokens'),
+    ]);
     const { subject } = runtime.settings;
     const connectors = await runtime.connectors();
     const snapshot = await captureStatus({
