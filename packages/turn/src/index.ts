@@ -5,6 +5,7 @@ export {
   type SkipReason,
   type TurnCall,
   type TurnCounters,
+  type TurnOutcome,
   type TurnResult,
   type TurnRetry,
   type TurnStep,

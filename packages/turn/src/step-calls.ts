@@ -1,0 +1,145 @@
+import type { LanguageModelV4ToolCall } from '@ai-sdk/provider';
+import type { Connector } from '@patchbay/connector';
+import { type Envelope, interactiveErrorTypes, renderEnvelopeForModel } from '@patchbay/envelope';
+import { stampMessage } from '@patchbay/protocol';
+import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
+import { type CallAction, type CallRules, type CallState, decideCall } from './call-decision.js';
+import { callIdentity } from './call-identity.js';
+import type { InteractiveFailure } from './retry-guidance.js';
+import type { StepSummary } from './step-decision.js';
+import type { TurnMemory } from './turn-memory.js';
+import { toolFacts } from './turn-tools.js';
+import type { TurnRecorder } from './turn-trace.js';
+import type { RunTurnOptions, TurnCall } from './turn-types.js';
+
+/** What running one step's calls needs from the turn. */
+export interface StepCallsContext {
+  turnId: string;
+  subject: string;
+  orchestrator: RunTurnOptions['orchestrator'];
+  connectors: readonly Connector[];
+  signal: AbortSignal | undefined;
+  clock: () => Date;
+  memory: TurnMemory;
+  recorder: TurnRecorder;
+  rules: CallRules;
+  /** Captures status again (the meta-tool) and answers with what the model should now see. */
+  refreshStatus(): Promise<Envelope>;
+}
+
+/** The step's messages and what its calls left for the loop. */
+export interface StepCallsResult extends StepSummary {
+  /** The assistant message with the model's text and tool calls, stamped. */
+  assistant: ModelMessage;
+  /** One tool result per call, in the order the model made them. */
+  results: ToolModelMessage;
+  /** Tools whose call succeeded in this step (listed once per call). */
+  succeeded: string[];
+}
+
+function parseArguments(input: string): CallState['arguments'] {
+  if (input.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(input) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The tool result the model reads: the compact, redacted, meta-free form (correlation ids would only cost tokens). */
+function jsonOfEnvelope(envelope: Envelope) {
+  return JSON.parse(renderEnvelopeForModel(envelope));
+}
+
+/** Carries out a decided action; returns the envelope the call is answered with and whether it was sent. */
+async function carryOut(
+  action: CallAction,
+  call: LanguageModelV4ToolCall,
+  state: CallState,
+  context: StepCallsContext,
+): Promise<Pick<TurnCall, 'envelope' | 'sent' | 'skipped' | 'correlationId'>> {
+  switch (action.kind) {
+    case 'skip':
+      return { envelope: action.envelope, sent: false, skipped: action.reason };
+    case 'refresh_status':
+      return { envelope: await context.refreshStatus(), sent: true };
+    case 'send': {
+      const correlationId = `${context.turnId}:${call.toolCallId}`;
+      const envelope = await context.orchestrator.execute(
+        call.toolName,
+        (state.arguments as { value: unknown }).value,
+        { subject: context.subject, correlationId, ...(context.signal ? { signal: context.signal } : {}) },
+      );
+      const { effect } = toolFacts(call.toolName, context.connectors, context.orchestrator);
+      context.memory.recordSent(call.toolName, state.identity, envelope, effect);
+      return { envelope, sent: true, correlationId };
+    }
+  }
+}
+
+/**
+ * Runs the tool calls of one model step in order: each is decided by the call decision table
+ * (skipped with an answer, a status refresh, or sent through the gate), recorded, and answered
+ * with a tool result, so every call the model made has its result in the thread.
+ */
+export async function runStepCalls(
+  step: { index: number; text: string; toolCalls: readonly LanguageModelV4ToolCall[] },
+  context: StepCallsContext,
+): Promise<StepCallsResult> {
+  const { memory, recorder } = context;
+  const parsed = step.toolCalls.map((call) => ({ call, arguments: parseArguments(call.input) }));
+  const assistantContent: Exclude<AssistantContent, string> = [];
+  if (step.text) assistantContent.push({ type: 'text', text: step.text });
+  for (const { call, arguments: args } of parsed) {
+    assistantContent.push({
+      type: 'tool-call',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: args.ok ? args.value : call.input,
+    });
+  }
+  const assistant = stampMessage({ role: 'assistant', content: assistantContent }, context.clock());
+  const results: ToolModelMessage = { role: 'tool', content: [] };
+  const failures: InteractiveFailure[] = [];
+  const succeeded: string[] = [];
+  let ungrounded: InteractiveFailure | undefined;
+  memory.startStep();
+
+  for (const [positionInStep, { call, arguments: args }] of parsed.entries()) {
+    const state: CallState = {
+      toolName: call.toolName,
+      arguments: args,
+      identity: callIdentity(
+        call.toolName,
+        { input: call.input, arguments: args },
+        toolFacts(call.toolName, context.connectors, context.orchestrator),
+      ),
+      positionInStep,
+      cancelled: context.signal?.aborted === true,
+    };
+    const action = decideCall(state, memory, context.rules);
+    const record: TurnCall = {
+      step: step.index,
+      attempt: memory.attempt,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      arguments: args.ok ? args.value : call.input,
+      ...(await carryOut(action, call, state, context)),
+    };
+    recorder.call(record);
+    const { envelope } = record;
+    if (!envelope.ok && interactiveErrorTypes.has(envelope.error_type)) {
+      if (record.skipped === 'ungrounded_input') ungrounded = { toolName: call.toolName, envelope };
+      else failures.push({ toolName: call.toolName, envelope });
+    } else if (envelope.ok) {
+      succeeded.push(call.toolName);
+    }
+    results.content.push({
+      type: 'tool-result',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: { type: 'json', value: jsonOfEnvelope(envelope) },
+    });
+  }
+  return { assistant, results, succeeded, failures, ungrounded };
+}

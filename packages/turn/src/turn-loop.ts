@@ -1,0 +1,102 @@
+import type { LanguageModelV4, LanguageModelV4ToolCall } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
+import { callModel } from './model-call.js';
+import { toLanguageModelPrompt } from './model-prompt.js';
+import { buildRetryGuidance, type InteractiveFailure } from './retry-guidance.js';
+import { runStepCalls, type StepCallsContext } from './step-calls.js';
+import { decideAfterStep } from './step-decision.js';
+import { retryTemperature, stepTemperature, type TurnSettings } from './turn-settings.js';
+import type { ToolOffer } from './turn-tools.js';
+
+/** What the step loop needs: the step-calls context plus the model, the limits and the prompt. */
+export interface TurnLoopContext extends StepCallsContext {
+  model: LanguageModelV4;
+  settings: TurnSettings;
+  /** System prompt, history and the user's message: the fixed start of every prompt. */
+  base: readonly ModelMessage[];
+  /** The tools to offer the next model call (status may have been refreshed since the last). */
+  offer(): ToolOffer;
+  /** This turn's messages in stored form: appended to the thread at the end. */
+  stored: ModelMessage[];
+  /** What follows `base` in the prompt: this turn's calls, results and retry guidance (not stored). */
+  tail: ModelMessage[];
+}
+
+/** Why the loop ended. */
+export type TurnEnding =
+  | { kind: 'replied'; text: string }
+  | { kind: 'ask_user'; failures: InteractiveFailure[] }
+  | { kind: 'step_limit' }
+  | { kind: 'stopped'; outcome: 'aborted' | 'timed_out' };
+
+/**
+ * Runs model steps until the model replies without tool calls, the step decision hands the turn to
+ * the user, the turn is stopped (signal, model deadline) or `maxSteps` is reached. A stopped model
+ * call leaves nothing behind: only complete steps (every tool call with its result) are kept.
+ */
+export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
+  const { memory, recorder, settings } = context;
+  for (let index = 0; index < settings.maxSteps; index += 1) {
+    // Checked before every model call: a model that ignores the signal gets no further call.
+    if (context.signal?.aborted) return { kind: 'stopped', outcome: 'aborted' };
+    const offer = context.offer();
+    const temperature = stepTemperature(settings, memory.attempt, memory.retryOpen());
+    const prompt = toLanguageModelPrompt([...context.base, ...context.tail]);
+    const answer = await callModel(
+      context.model,
+      {
+        prompt,
+        tools: offer.tools,
+        toolChoice: { type: 'auto' },
+        ...(temperature !== undefined ? { temperature } : {}),
+      },
+      { signal: context.signal, timeoutMs: settings.modelTimeoutMs },
+    );
+    if (answer.kind !== 'answered') return { kind: 'stopped', outcome: answer.kind };
+    const { result } = answer;
+    const text = result.content
+      .filter((part) => part.type === 'text')
+      .map((part) => part.text)
+      .join('');
+    const toolCalls = result.content.filter(
+      (part): part is LanguageModelV4ToolCall => part.type === 'tool-call',
+    );
+    recorder.trace.steps.push({
+      index,
+      attempt: memory.attempt,
+      temperature,
+      exposedTools: offer.names,
+      prompt,
+      text,
+      toolCalls: toolCalls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
+      finishReason: result.finishReason.unified,
+    });
+    if (toolCalls.length === 0) return { kind: 'replied', text };
+
+    const step = await runStepCalls({ index, text, toolCalls }, context);
+    context.stored.push(step.assistant, step.results);
+    context.tail.push(step.assistant, step.results);
+    recorder.sequencesClosed('succeeded', memory.closeSequences(step.succeeded));
+
+    const decision = decideAfterStep(step, memory.attempt, settings);
+    if (decision.next === 'ask_user') return { kind: 'ask_user', failures: decision.failures };
+    if (decision.next === 'retry') addRetry(context, decision.failures);
+  }
+  return { kind: 'step_limit' };
+}
+
+/** Opens the next attempt: records it and adds the guidance the model reads before it. */
+function addRetry(context: TurnLoopContext, failures: InteractiveFailure[]): void {
+  const { memory, settings } = context;
+  const opened = memory.openRetry(failures);
+  const guidance = buildRetryGuidance(failures, memory.attempt, settings.maxAttempts);
+  context.recorder.retry(
+    memory.attempt,
+    retryTemperature(settings, memory.attempt),
+    failures,
+    guidance,
+    opened,
+  );
+  // Guidance is a user-role message: every provider accepts it after tool results, unlike a mid-prompt system message.
+  context.tail.push({ role: 'user', content: [{ type: 'text', text: guidance }] });
+}

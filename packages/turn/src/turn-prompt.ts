@@ -1,0 +1,66 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { StatusSnapshot } from '@patchbay/connector';
+import {
+  assembleMessages,
+  buildSystemPrompt,
+  type CacheProvider,
+  renderTurnContext,
+  stampMessage,
+} from '@patchbay/protocol';
+import type { ModelMessage } from 'ai';
+import type { RunTurnOptions } from './turn-types.js';
+import { everythingUserWrote } from './user-grounding.js';
+
+const defaultIdentity =
+  'You are an assistant that helps the user get work done through the services they have connected.';
+
+function cacheProviderOf(model: LanguageModelV4): CacheProvider {
+  const provider = model.provider.toLowerCase();
+  if (provider.startsWith('anthropic')) return 'anthropic';
+  if (provider.startsWith('openai')) return 'openai';
+  if (provider.startsWith('google')) return 'google';
+  return 'other';
+}
+
+/** The fixed start of every prompt of a turn, and what the user wrote. */
+export interface TurnPrompt {
+  /** System prompt, history and this turn's user message with its per-turn context. */
+  base: ModelMessage[];
+  /** The user's message as stored: stamped, without the per-turn context. */
+  userMessage: ModelMessage;
+  /** Everything the user wrote in the thread and this turn, for the grounding check. */
+  userText: string;
+}
+
+/**
+ * Builds the static system prompt (or takes the caller's) and assembles it with the history and the
+ * stamped user message, the per-turn context block rendered from the status captured at the start.
+ */
+export function buildTurnPrompt(
+  options: RunTurnOptions,
+  history: readonly ModelMessage[],
+  snapshot: StatusSnapshot,
+  clock: () => Date,
+): TurnPrompt {
+  const { connectors } = options;
+  const builtWithCatalog = options.systemPrompt === undefined && options.catalog === true;
+  const systemPrompt =
+    options.systemPrompt ??
+    buildSystemPrompt({
+      identity: options.identity ?? defaultIdentity,
+      ...(builtWithCatalog ? { catalog: connectors } : {}),
+    });
+  // Only a prompt that lists every would_enable entry lets the per-turn block drop all but the first.
+  const catalogInSystemPrompt =
+    builtWithCatalog || (options.systemPrompt !== undefined && options.catalogInSystemPrompt === true);
+  const userMessage = stampMessage({ role: 'user', content: options.message }, clock());
+  const base = assembleMessages({
+    systemPrompt,
+    history: [...history],
+    userMessage,
+    turnContext: renderTurnContext(snapshot, { connectors, catalogInSystemPrompt }),
+    ...(options.layout ? { layout: options.layout } : {}),
+    provider: cacheProviderOf(options.model),
+  });
+  return { base, userMessage, userText: everythingUserWrote([...history, userMessage]) };
+}
