@@ -2,7 +2,7 @@ import { defineConnector, defineTool } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type RunTurnOptions, runTurn, type TurnResult } from './run-turn.js';
 import { createScriptedModel } from './testing/scripted-model.js';
@@ -232,6 +232,26 @@ describe('runTurn against a worst-case model', () => {
     // The completed step stays (its note was posted, the next turn must know); the hung one left nothing.
     const stored = (await threadStore.load('adversarial'))!.messages;
     expect(stored.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('gives a hung model 120 s by default, then ends the turn timed_out', async () => {
+    const base = await setup();
+    vi.useFakeTimers();
+    try {
+      const model = createScriptedModel(() => new Promise<never>(() => {}));
+      let result: TurnResult | undefined;
+      const turn = runTurn({ ...base, model }).then((value) => {
+        result = value;
+      });
+      await vi.advanceTimersByTimeAsync(119_000);
+      expect(result).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await turn;
+      expect(result?.trace.outcome).toBe('timed_out');
+      expect(result?.reply).toBe('I stopped because the model did not answer within 120 s.');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('passes its signal to tools and sends none of the step’s later calls once it aborts', async () => {

@@ -6,7 +6,7 @@ export interface TurnInstruments {
   toolResults: Counter;
   /** Results with `needs_input` or `invalid_arguments`: their share of `toolResults` is the interactive-error rate. */
   interactiveErrors: Counter;
-  /** Retry sequences by `outcome` (`succeeded`, `asked_user`): `succeeded` over all is the retry success rate. */
+  /** Retry sequences by `outcome` (`succeeded`, `asked_user`, `stopped`): `succeeded` over all is the retry success rate. */
   retrySequences: Counter;
 }
 

@@ -366,6 +366,30 @@ describe('turnAgentRunner', () => {
     expect(result.trace[0]?.ok).toBe(true);
   });
 
+  it('ends a node whose model hangs with a timed-out failure instead of hanging the chain', async () => {
+    const { statusSource, orchestrator } = await setup();
+    const hung = createScriptedModel(() => new Promise<never>(() => {}));
+    const chain = defineChain({
+      start: 'waiter',
+      nodes: { waiter: { model: hung, system: 'You wait.' } },
+      runAgent: turnAgentRunner({
+        orchestrator,
+        connectors,
+        statusSource,
+        subject: 'ana',
+        now,
+        modelTimeoutMs: 50,
+      }),
+    });
+
+    const result = await chain.run('Anything new?');
+
+    expect(hung.calls).toHaveLength(1);
+    expect(result.state).toBe('failed');
+    expect(result.reply).toMatchObject({ status: 'failure', data: { error_code: 'turn_timed_out' } });
+    expect(result.reply.message).toContain('did not answer');
+  });
+
   it('refuses a node that brings its own AI SDK tools: they would bypass the orchestrator', async () => {
     const { statusSource, orchestrator } = await setup();
     const model = createScriptedModel([]);

@@ -11,7 +11,12 @@ type Connectors = RunTurnOptions['connectors'];
 /** Options of {@link turnAgentRunner}. */
 export interface TurnAgentRunnerOptions
   extends Pick<RunTurnOptions, 'orchestrator' | 'statusSource' | 'subject'>,
-    Partial<Pick<RunTurnOptions, 'retry' | 'temperature' | 'layout' | 'now' | 'verify' | 'meter'>> {
+    Partial<
+      Pick<
+        RunTurnOptions,
+        'retry' | 'temperature' | 'layout' | 'now' | 'verify' | 'meter' | 'modelTimeoutMs' | 'maxCallsPerStep'
+      >
+    > {
   /** Installed connectors, or the connectors one node may use (by node id). */
   connectors: Connectors | ((nodeId: string) => Connectors);
   /** Model for agent nodes that declare none; a node's own `LanguageModelV4` wins. */
@@ -52,7 +57,8 @@ function textOf(message: ModelMessage): string {
  * runner: fresh connector status per turn, only the exposed connector tools offered, every call
  * gated by `orchestrator.execute`, the ask-for-input retry loop. Only the turn's final reply is
  * parsed as SACP. A turn the runner ended by asking the user becomes `clarification_needed` (the
- * chain pauses with the questions); one stopped by the step limit becomes `failure`.
+ * chain pauses with the questions); one stopped by the step limit, the signal or the model deadline
+ * becomes `failure` (`turn_step_limit`, `turn_aborted`, `turn_timed_out`).
  */
 export function turnAgentRunner(options: TurnAgentRunnerOptions): RunAgentHook {
   // The stamped form of each message a turn received, so a re-ask sends the history exactly as
@@ -103,6 +109,8 @@ export function turnAgentRunner(options: TurnAgentRunnerOptions): RunAgentHook {
       ...(options.now ? { now: options.now } : {}),
       ...(options.verify ? { verify: options.verify } : {}),
       ...(options.meter ? { meter: options.meter } : {}),
+      ...(options.modelTimeoutMs !== undefined ? { modelTimeoutMs: options.modelTimeoutMs } : {}),
+      ...(options.maxCallsPerStep !== undefined ? { maxCallsPerStep: options.maxCallsPerStep } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
     options.onTurn?.({ nodeId: request.nodeId, correlationId: request.correlationId, threadId, result });
@@ -122,14 +130,19 @@ export function turnAgentRunner(options: TurnAgentRunnerOptions): RunAgentHook {
   };
 }
 
-/** The SACP reply for a turn the runner ended itself (asked the user, or hit its step limit). */
+/** The SACP reply for a turn the runner ended itself (asked the user, hit a limit, or was stopped). */
 function replyForRunnerOutcome(result: TurnResult): SacpReply {
-  const { questions } = result.trace;
-  if (result.trace.outcome === 'step_limit') {
+  const { questions, outcome } = result.trace;
+  const failureCodes = {
+    step_limit: 'turn_step_limit',
+    aborted: 'turn_aborted',
+    timed_out: 'turn_timed_out',
+  };
+  if (outcome === 'step_limit' || outcome === 'aborted' || outcome === 'timed_out') {
     return {
       thought: '',
       status: 'failure',
-      data: { error_code: 'turn_step_limit', ...(questions.length > 0 ? { questions } : {}) },
+      data: { error_code: failureCodes[outcome], ...(questions.length > 0 ? { questions } : {}) },
       message: result.reply,
     };
   }
