@@ -1,15 +1,19 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
 import {
   allOutput,
   createHome,
+  e2eTimeoutMs,
   ensureBuilt,
   runPatchbay,
   storeFiles,
 } from '../test-fixtures/run-patchbay.js';
+
+// Every test here starts CLI processes: see e2eTimeoutMs for the budget.
+vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
 let service: FakeService;
 const homes: string[] = [];
