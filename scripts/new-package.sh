@@ -17,7 +17,8 @@ cat > "$pkg/package.json" <<JSON
     ".": {
       "@patchbay/source": "./src/index.ts",
       "types": "./dist/index.d.ts",
-      "import": "./dist/index.js"
+      "import": "./dist/index.js",
+      "default": "./dist/index.js"
     },
     "./package.json": "./package.json"
   },

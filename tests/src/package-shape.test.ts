@@ -27,12 +27,20 @@ describe('every public package keeps the house shape', () => {
         expect(manifest.license).toBe('MIT');
       });
 
-      it('has an exports map with types, import and ./package.json', () => {
+      it('has an exports map with types, import, default and ./package.json', () => {
         expect(manifest.exports?.['./package.json']).toBe('./package.json');
         expect(manifest.exports?.['.']).toMatchObject({
           types: expect.any(String),
           import: expect.any(String),
         });
+        // `default` is the same ESM file, so require() works on the supported Node (require(esm));
+        // without it CommonJS gets "No exports main defined".
+        for (const [subpath, target] of Object.entries(manifest.exports as Record<string, unknown>)) {
+          if (typeof target !== 'object' || target === null) continue;
+          const conditions = target as Record<string, string>;
+          expect(conditions.default, subpath).toBe(conditions.import);
+          expect(Object.keys(conditions).at(-1), `${subpath}: default comes last`).toBe('default');
+        }
       });
 
       it('publishes only dist and docs', () => {
