@@ -26,7 +26,11 @@ describe('CommonJS consumers', () => {
       console.log(JSON.stringify(counts));`;
     const result = spawnSync(
       process.execPath,
-      ['-e', script, JSON.stringify(built.map(({ dir, manifest }) => [manifest.name, join(dir, 'package.json')]))],
+      [
+        '-e',
+        script,
+        JSON.stringify(built.map(({ dir, manifest }) => [manifest.name, join(dir, 'package.json')])),
+      ],
       { encoding: 'utf8', timeout: 60_000 },
     );
     expect(result.status, result.stderr).toBe(0);
