@@ -3,6 +3,8 @@
 set -euo pipefail
 dir="$1"; description="$2"; root="$(cd "$(dirname "$0")/.." && pwd)"; pkg="$root/packages/$dir"
 mkdir -p "$pkg/src"
+# Every package repeats the root's supported Node range (tests/src/engines.test.ts checks it).
+engines="$(node -p 'require(process.argv[1]).engines.node' "$root/package.json")"
 cat > "$pkg/package.json" <<JSON
 {
   "name": "@patchbay/$dir",
@@ -15,13 +17,14 @@ cat > "$pkg/package.json" <<JSON
     ".": {
       "@patchbay/source": "./src/index.ts",
       "types": "./dist/index.d.ts",
-      "import": "./dist/index.js"
+      "import": "./dist/index.js",
+      "default": "./dist/index.js"
     },
     "./package.json": "./package.json"
   },
   "types": "./dist/index.d.ts",
   "files": ["dist", "README.md", "CHANGELOG.md"],
-  "engines": { "node": ">=22.12.0" },
+  "engines": { "node": "$engines" },
   "publishConfig": { "access": "public" },
   "repository": { "type": "git", "url": "https://github.com/patchbay-dev/patchbay", "directory": "packages/$dir" },
   "scripts": {

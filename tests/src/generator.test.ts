@@ -1,9 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { anatomyProblems } from './connector-anatomy.js';
 import { root } from './workspace.js';
+
+/**
+ * Time limit of the generator test and of each child it runs (the generator, `tsc`, `vitest` on the
+ * generated package): the whole test takes 16–17 s on a quiet machine and 31–48 s with both cores
+ * busy (44 s measured at a load average of 15 on two cores). 300 s is 6× the slowest, so only a hang
+ * fails it. A child gets the same limit as the test: spawnSync blocks, so a smaller child limit could
+ * only fail earlier than the test would.
+ */
+const generatorTimeoutMs = 300_000;
+vi.setConfig({ testTimeout: generatorTimeoutMs });
 
 // The generated package lives two levels below the root (like connectors/<id>) but outside the
 // workspace globs, with its three workspace dependencies linked by hand: no install needed.
@@ -18,7 +28,7 @@ const run = (command: string, args: string[], cwd: string) =>
     cwd,
     encoding: 'utf8',
     env: { ...process.env, FORCE_COLOR: '0' },
-    timeout: 240_000,
+    timeout: generatorTimeoutMs,
   });
 
 describe('pnpm new:connector', () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { anatomyProblems, pascalOf } from './connector-anatomy.js';
 import { changesetTexts, filesUnder, packagesUnder, root } from './workspace.js';
 
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const publicPackages = [...packagesUnder('packages'), ...packagesUnder('connectors')];
 
 describe('every public package keeps the house shape', () => {
@@ -16,21 +17,30 @@ describe('every public package keeps the house shape', () => {
 
   for (const { dir, name, manifest } of publicPackages) {
     describe(manifest.name ?? name, () => {
-      it('is an ESM, side-effect-free, public @patchbay package on Node >= 22', () => {
+      it('is an ESM, side-effect-free, public @patchbay package on the supported Node range', () => {
         expect(manifest.name).toMatch(/^@patchbay\//);
         expect(manifest.type).toBe('module');
         expect(manifest.sideEffects).toBe(false);
         expect(manifest.publishConfig?.access).toBe('public');
-        expect(manifest.engines?.node).toMatch(/>=\s*22/);
+        // The same range as the root package.json (engines.test.ts checks every manifest).
+        expect(manifest.engines?.node).toBe(rootManifest.engines.node);
         expect(manifest.license).toBe('MIT');
       });
 
-      it('has an exports map with types, import and ./package.json', () => {
+      it('has an exports map with types, import, default and ./package.json', () => {
         expect(manifest.exports?.['./package.json']).toBe('./package.json');
         expect(manifest.exports?.['.']).toMatchObject({
           types: expect.any(String),
           import: expect.any(String),
         });
+        // `default` is the same ESM file, so require() works on the supported Node (require(esm));
+        // without it CommonJS gets "No exports main defined".
+        for (const [subpath, target] of Object.entries(manifest.exports as Record<string, unknown>)) {
+          if (typeof target !== 'object' || target === null) continue;
+          const conditions = target as Record<string, string>;
+          expect(conditions.default, subpath).toBe(conditions.import);
+          expect(Object.keys(conditions).at(-1), `${subpath}: default comes last`).toBe('default');
+        }
       });
 
       it('publishes only dist and docs', () => {

@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { allOutput, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
+import { describe, expect, it, vi } from 'vitest';
+import { allOutput, e2eTimeoutMs, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
+
+// Every test here starts CLI processes: see e2eTimeoutMs for the budget.
+vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
 const demo = useDemoService(5);
 const { patchbay, connectedHome } = demo;

@@ -1,15 +1,19 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeService, startFakeService } from '../test-fixtures/fake-service.js';
 import {
   allOutput,
   createHome,
+  e2eTimeoutMs,
   ensureBuilt,
   runPatchbay,
   storeFiles,
 } from '../test-fixtures/run-patchbay.js';
+
+// Every test here starts CLI processes: see e2eTimeoutMs for the budget.
+vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
 let service: FakeService;
 const homes: string[] = [];
@@ -84,7 +88,11 @@ describe('patchbay connect / connectors / context', () => {
     const directory = home();
     const connect = await patchbay(directory, ['connect', 'demo', '--token-env', 'REVOKED_TOKEN']);
     expect(connect.code).toBe(3);
-    expect(connect.stderr).toContain('rejected the credentials');
+    // The connector's reason once, then what was recorded and what to do: nothing said twice.
+    expect(connect.stderr).toBe(
+      'Not connected to Demo Service: The demo service rejected the token (revoked or wrong). ' +
+        'Recorded as invalid_credentials; check the credentials and run "patchbay connect demo" again.\n',
+    );
     const listing = JSON.parse((await patchbay(directory, ['connectors', '--json'])).stdout);
     expect(listing.connectors[0]).toMatchObject({
       id: 'demo',
@@ -93,6 +101,25 @@ describe('patchbay connect / connectors / context', () => {
     });
     const context = JSON.parse((await patchbay(directory, ['context', '--json'])).stdout);
     expect(context.context).toContain('"status":"invalid_credentials"');
+  });
+
+  it('exits 1, not 3, when the service cannot be reached: nothing was refused, nothing stored', async () => {
+    const { createServer } = await import('node:net');
+    // A port that was free a moment ago: the connection is refused at once.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const directory = createHome(`http://127.0.0.1:${port}`);
+    homes.push(directory);
+    const connect = await patchbay(directory, ['connect', 'demo', '--token-env', 'DEMO_TOKEN']);
+    expect(connect.code).toBe(1);
+    expect(connect.stderr).toBe(
+      'Not connected to Demo Service: The demo service could not be reached. ' +
+        'Nothing was stored; check the network or the service address and try again.\n',
+    );
+    const listing = JSON.parse((await patchbay(directory, ['connectors', '--json'])).stdout);
+    expect(listing.connectors[0]).toMatchObject({ id: 'demo', status: 'not_configured' });
   });
 
   it('drops a disabled connector from the context and brings it back on enable', async () => {
@@ -218,7 +245,9 @@ describe('patchbay errors', () => {
     expect(command.stderr).toContain('Did you mean connectors?');
     const flag = await patchbay(directory, ['connectors', '--frobnicate']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("Unknown option '--frobnicate'");
+    expect(flag.stderr).toBe(
+      'patchbay: Unknown option --frobnicate for patchbay connectors. Run "patchbay connectors --help".\n',
+    );
     const missing = await patchbay(directory, ['connect']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('needs <id>');

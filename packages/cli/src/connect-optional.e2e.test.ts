@@ -2,8 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@patchbay/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, packageDirectory, runPatchbay } from '../test-fixtures/run-patchbay.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { e2eTimeoutMs, ensureBuilt, packageDirectory, runPatchbay } from '../test-fixtures/run-patchbay.js';
+
+// Every test here starts CLI processes: see e2eTimeoutMs for the budget.
+vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
 const secretKey = Buffer.alloc(32, 13).toString('base64');
 const apiKey = 'regional-key-Zt81QpW3nLx5';

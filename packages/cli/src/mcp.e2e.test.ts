@@ -8,7 +8,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { openStore } from '@patchbay/store';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { allOutput, cliBinary, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
+import {
+  allOutput,
+  cliBinary,
+  e2eTimeoutMs,
+  packageDirectory,
+  useDemoService,
+} from '../test-fixtures/run-patchbay.js';
+
+// Every test here starts CLI processes: see e2eTimeoutMs for the budget.
+vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
 const clients: Client[] = [];
 const children: ChildProcess[] = [];
@@ -43,7 +52,9 @@ async function stdioClient(home: string, extraArgs: string[] = []) {
   const client = new Client({ name: 'patchbay-e2e', version: '1.0.0' });
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
-  await client.connect(transport);
+  // Connecting includes starting the child (node, the bundle, the store): give it the whole test budget.
+  // Later requests keep the SDK's 60 s default; none of them starts a process.
+  await client.connect(transport, { timeout: e2eTimeoutMs });
   clients.push(client);
   return { client, errors, stderr: () => stderr };
 }
@@ -174,7 +185,7 @@ describe('patchbay mcp with mcp-servers.json', () => {
     // The server connects in the background; its tools join the list once it is up.
     await vi.waitFor(
       async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('up_echo'),
-      { timeout: 15_000, interval: 100 },
+      { timeout: e2eTimeoutMs, interval: 100 },
     );
     const tools = (await client.listTools()).tools;
     expect(tools.map((tool) => tool.name)).toEqual([

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { McpAgent } from '@patchbay/mcp';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import type { CliRuntime } from './runtime.js';
@@ -9,7 +9,8 @@ export const mcpServersFileName = 'mcp-servers.json';
 
 /** The MCP servers file in use: `--mcp-config` or `<home>/mcp-servers.json`, if it exists. */
 export function mcpServersPath(runtime: CliRuntime, explicit: string | undefined): string | undefined {
-  if (explicit) return explicit;
+  // Relative to the working directory runCli was given, like --home and --config.
+  if (explicit) return resolve(runtime.settings.cwd, explicit);
   const path = join(runtime.settings.home, mcpServersFileName);
   return existsSync(path) ? path : undefined;
 }

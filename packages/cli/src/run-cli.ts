@@ -1,24 +1,14 @@
 import { resolve } from 'node:path';
-import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { PatchbayError } from '@patchbay/envelope';
 import { defaultHome } from '@patchbay/store';
 import { CliError, usageError } from './cli-error.js';
-import type { Command, CommandValues } from './command.js';
+import type { Command } from './command.js';
 import { commands } from './commands/index.js';
 import { type ExitCode, exitCodes } from './exit-codes.js';
+import { parseCommandLine } from './parse-command-line.js';
 import { CliRuntime, type CliStreams } from './runtime.js';
-import { didYouMean } from './suggest.js';
 import { formatTable } from './table.js';
 import { cliVersion } from './version.js';
-
-const globalOptions = {
-  user: { type: 'string' },
-  home: { type: 'string' },
-  config: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', short: 'v', default: false },
-} satisfies ParseArgsOptionsConfig;
 
 const globalHelp = [
   '  --user <subject>   whose connections to use (default $PATCHBAY_USER or "default")',
@@ -46,7 +36,8 @@ function mainHelp(): string {
     'Global options:',
     ...globalHelp,
     '',
-    'Exit codes: 0 ok, 1 error, 2 usage, 3 verification refused, 4 tool returned an error envelope.',
+    'Exit codes: 0 ok, 1 error (an unreachable service too), 2 usage, 3 the service refused the credentials,',
+    '4 the tool returned an error envelope.',
     'Run "patchbay <command> --help" for a command’s options and examples.',
   ].join('\n');
 }
@@ -65,19 +56,6 @@ function commandHelp(command: Command): string {
   ].join('\n');
 }
 
-/** Finds the command name: the first positional, skipping values of global flags. */
-function commandName(argv: string[]): string | undefined {
-  const { tokens } = parseArgs({
-    args: argv,
-    options: globalOptions,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const first = tokens.find((token) => token.kind === 'positional');
-  return first?.kind === 'positional' ? first.value : undefined;
-}
-
 /**
  * Runs `patchbay` with the given arguments and returns the exit code. Errors are printed as one
  * readable line on stderr (never a stack trace, never a secret).
@@ -90,32 +68,7 @@ export async function runCli(
 ): Promise<ExitCode> {
   let runtime: CliRuntime | undefined;
   try {
-    const name = commandName(argv);
-    const command = name === undefined ? undefined : commands.find((candidate) => candidate.name === name);
-    if (name !== undefined && !command) {
-      throw usageError(
-        `Unknown command "${name}".${didYouMean(
-          name,
-          commands.map((candidate) => candidate.name),
-        )} Run "patchbay --help".`,
-      );
-    }
-    let parsed: ReturnType<
-      typeof parseArgs<{ options: ParseArgsOptionsConfig; allowPositionals: true; strict: true }>
-    >;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        options: { ...globalOptions, ...(command?.options ?? {}) },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (error) {
-      throw usageError(
-        `${(error as Error).message}${command ? `. Run "patchbay ${command.name} --help".` : ''}`,
-      );
-    }
-    const values = parsed.values as CommandValues;
+    const { command, values, positionals } = parseCommandLine(argv);
     if (values.version) {
       streams.stdout.write(`${cliVersion()}\n`);
       return exitCodes.ok;
@@ -123,21 +76,6 @@ export async function runCli(
     if (!command || values.help) {
       streams.stdout.write(`${command ? commandHelp(command) : mainHelp()}\n`);
       return command || values.help ? exitCodes.ok : exitCodes.usage;
-    }
-    const positionals = parsed.positionals.slice(1);
-    const { required, optional = [] } = command.positionals;
-    if (positionals.length < required.length) {
-      throw usageError(
-        `patchbay ${command.name} needs ${required
-          .slice(positionals.length)
-          .map((item) => `<${item}>`)
-          .join(' ')}. Usage: patchbay ${command.name} ${command.usage}`,
-      );
-    }
-    if (positionals.length > required.length + optional.length) {
-      throw usageError(
-        `Unexpected argument "${positionals[required.length + optional.length]}". Usage: patchbay ${command.name} ${command.usage}`,
-      );
     }
     const user = (values.user as string | undefined) ?? environment.PATCHBAY_USER ?? 'default';
     if (user.trim() === '') throw usageError('--user must not be empty.');

@@ -12,6 +12,17 @@ export const cliBinary = join(packageDirectory, 'dist', 'cli.js');
 /** The test stand-in connector module. */
 export const demoConnectorModule = join(packageDirectory, 'test-fixtures', 'demo-connector.mjs');
 
+/**
+ * Time limit of one end-to-end test, of its hooks, and of every wait inside one (a CLI run, a child
+ * server starting, a `vi.waitFor`), so no inner deadline fires before the test's own. A test here runs
+ * up to ~12 CLI processes or MCP servers one after another: each is a fresh node process that loads the
+ * bundle and opens the store, ~0.3 s on a quiet machine and 2–4 s with both cores busy. The slowest test
+ * took 7 s quiet, 20 s beside two CPU hogs and a second suite, and 41 s at a load average of 15 on two
+ * cores. 180 s is over 4× that, so only a hang fails a test. Each e2e file applies it with
+ * `vi.setConfig`; quick unit tests keep the shared default.
+ */
+export const e2eTimeoutMs = 180_000;
+
 /** Builds dist/ with tsup when it is missing (the package's test script builds it first anyway). */
 export function ensureBuilt(): void {
   if (existsSync(cliBinary)) return;
@@ -40,7 +51,7 @@ export function runPatchbay(args: string[], env: Record<string, string> = {}, cw
       {
         cwd: cwd ?? tmpdir(),
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-        timeout: 30_000,
+        timeout: e2eTimeoutMs,
       },
       (error, stdout, stderr) => {
         allOutput.push(stdout, stderr);
@@ -79,11 +90,11 @@ export function useDemoService(secretByte: number) {
   beforeAll(async () => {
     ensureBuilt();
     started = await startFakeService();
-  });
+  }, e2eTimeoutMs);
   afterAll(async () => {
     await started?.close();
     for (const home of homes) rmSync(home, { recursive: true, force: true });
-  });
+  }, e2eTimeoutMs);
   const demo = {
     secretKey,
     /** The fake service, once started. */

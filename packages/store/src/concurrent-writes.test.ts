@@ -3,8 +3,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from './open-store.js';
+
+/**
+ * Each test starts two node writer processes that each make a few hundred writes: ~1.5 s quiet, up
+ * to 4 s measured with both cores busy and another suite running. 60 s is 15× that, so only a hang
+ * (a writer that never finishes) fails it; the writers themselves get no shorter limit.
+ */
+const writersTimeoutMs = 60_000;
+vi.setConfig({ testTimeout: writersTimeoutMs });
 
 const run = promisify(execFile);
 const writer = join(import.meta.dirname, '../test/concurrent-writer.mjs');

@@ -26,8 +26,9 @@ export const callCommand: Command = {
   usage: '<tool> [--args JSON] [--mcp-config FILE]',
   summary: 'Run one tool through the orchestrator for the user and print the envelope',
   examples: [
-    'patchbay call github_list_issues --args \'{"repo":"acme/api"}\'',
-    'patchbay call demo_delete_item --args \'{"item_id":"a1"}\'   # destructive: prints approval_required + proposal id',
+    'patchbay call github_search_issues --args \'{"query":"repo:acme/api is:issue is:open"}\'',
+    'patchbay call github_get_issue --args \'{"owner":"acme","repo":"api","issue_number":42}\'',
+    'patchbay call slack_delete_message --args \'{"channel":"C0123456789","ts":"1732201200.000100"}\'   # destructive: exit 4, approval_required + proposal id',
   ],
   options: { args: { type: 'string' }, 'mcp-config': { type: 'string' } },
   positionals: { required: ['tool'] },

@@ -25,6 +25,17 @@ function describeVariable(variable: string, flag: string): string {
     : `The environment variable named by ${flag}`;
 }
 
+/**
+ * What a prompt asks for: the field's description, preceded by the connector's name unless the
+ * description already says it ("GitHub personal access token", not "GitHub GitHub personal…").
+ */
+export function promptLabel(connector: Pick<Connector, 'name'>, field: { description: string }): string {
+  const named = connector.name
+    .split(/[^A-Za-z0-9]+/)
+    .some((word) => word.length > 1 && new RegExp(`\\b${word}\\b`, 'i').test(field.description));
+  return named ? field.description : `${connector.name}: ${field.description}`;
+}
+
 /** Parses `--field name=ENVVAR` flags into field name → environment variable name. */
 function fieldFlags(values: CommandValues): Map<string, string> {
   const map = new Map<string, string>();
@@ -111,7 +122,7 @@ async function collectCredentials(
     // Connecting works without it: not demanded, not prompted for, and nothing stored in its place.
     if (isOptional(field)) continue;
     if (runtime.streams.stdin.isTTY) {
-      const question = `${connector.name} ${field.description} (${field.name}): `;
+      const question = `${promptLabel(connector, field)} (${field.name}): `;
       // Only a field declared `secret: false` is echoed while typed (an undeclared one counts as secret).
       const answer =
         field.secret !== false
@@ -142,7 +153,7 @@ export const connectCommand: Command = {
   summary: 'Verify credentials for a connector and store them (encrypted)',
   examples: [
     'GITHUB_TOKEN=ghp_… patchbay connect github --token-env GITHUB_TOKEN',
-    'patchbay connect twilio --field account_sid=TWILIO_SID --field auth_token=TWILIO_TOKEN',
+    'patchbay connect sms --field account_sid=TWILIO_ACCOUNT_SID --field auth_token=TWILIO_AUTH_TOKEN',
     'patchbay connect github   # prompts for the token without echoing it',
   ],
   options: {
@@ -160,10 +171,12 @@ export const connectCommand: Command = {
     );
     for (const value of secrets) runtime.addSecret(value);
     let result: VerifyResult;
+    let connectorFailed = false;
     try {
       result = await connector.verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) });
     } catch {
       // A verify that throws (sync or async) broke the contract; its message may carry the token.
+      connectorFailed = true;
       result = { valid: false, reason: 'unreachable', message: 'Verification failed inside the connector.' };
     }
     const { subject } = runtime.settings;
@@ -213,18 +226,29 @@ export const connectCommand: Command = {
       reason: result.reason,
       message,
     });
+    // The connector's message says what happened; add only what it cannot know: what we recorded
+    // and what to do next. An unreachable service refused nothing: exit 1, not 3.
+    const refused = result.reason !== 'unreachable';
     if (runtime.settings.json) {
-      runtime.printJson({ connector: connector.id, status: 'refused', reason: result.reason, message });
+      runtime.printJson({
+        connector: connector.id,
+        status: refused ? 'refused' : 'unreachable',
+        reason: result.reason,
+        message,
+      });
     } else {
-      const what =
+      const sentence = /[.!?]$/.test(message.trim()) ? message.trim() : `${message.trim()}.`;
+      const next =
         result.reason === 'invalid_credentials'
-          ? 'the service rejected the credentials (recorded as invalid_credentials)'
+          ? `Recorded as invalid_credentials; check the credentials and run "patchbay connect ${connector.id}" again.`
           : result.reason === 'rate_limited'
-            ? 'the service is rate limiting; try again later'
-            : 'the service could not be reached to verify them';
-      runtime.note(`Not connected: ${what}. ${message}`);
+            ? `Try again ${result.retryAfterS !== undefined ? `in ${result.retryAfterS} s` : 'later'}.`
+            : connectorFailed
+              ? 'Nothing was stored; this is a fault in the connector, not in the credentials.'
+              : 'Nothing was stored; check the network or the service address and try again.';
+      runtime.note(`Not connected to ${connector.name}: ${sentence} ${next}`);
     }
-    return exitCodes.verificationRefused;
+    return refused ? exitCodes.verificationRefused : exitCodes.error;
   },
 };
 

@@ -6,8 +6,16 @@ import { join } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseMcpServersConfig } from './config.js';
-import { callContext, controllableConfig, processAlive } from './controllable-fixture.js';
+import {
+  callContext,
+  childServerTimeoutMs,
+  controllableConfig,
+  processAlive,
+} from './controllable-fixture.js';
 import { createMcpAgent, type McpAgent, type McpAgentOptions } from './mcp-agent.js';
+
+// Tests here start MCP servers as child processes: see childServerTimeoutMs for the budget.
+vi.setConfig({ testTimeout: childServerTimeoutMs, hookTimeout: childServerTimeoutMs });
 
 const agents: McpAgent[] = [];
 
@@ -21,7 +29,8 @@ afterEach(async () => {
   const pids = agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== undefined);
   await Promise.all(agents.splice(0).map((agent) => agent.shutdown()));
   // Every child this file started must be gone, not just disconnected.
-  for (const pid of pids) await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: 10_000 });
+  for (const pid of pids)
+    await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: childServerTimeoutMs });
 });
 
 describe('createMcpAgent over stdio (controllable test server)', () => {
@@ -148,7 +157,9 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       expect(await agent.execute('add_tool', { name: 'ephemeral' }, callContext())).toMatchObject({
         ok: true,
       });
-      await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('ephemeral'));
+      await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('ephemeral'), {
+        timeout: childServerTimeoutMs,
+      });
 
       // While the flag file exists every restart crashes too, so the server stays down.
       await writeFile(crashFlag, '');
@@ -162,7 +173,7 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       await rm(crashFlag);
       expect(existsSync(crashFlag)).toBe(false);
       await vi.waitFor(async () => expect((await agent.health()).status).toBe('up'), {
-        timeout: 10_000,
+        timeout: childServerTimeoutMs,
         interval: 100,
       });
       expect(agent.pid).not.toBe(firstPid);
@@ -183,7 +194,9 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     const changes = vi.fn();
     const unsubscribe = agent.onToolsChanged(changes);
     expect(await agent.execute('add_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
-    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('greet'));
+    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).toContain('greet'), {
+      timeout: childServerTimeoutMs,
+    });
     expect(changes).toHaveBeenCalled();
     expect(await agent.execute('greet', { text: 'hi' }, callContext())).toMatchObject({
       ok: true,
@@ -193,12 +206,15 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     expect(await agent.execute('add_tool', { name: 'wipe', destructive: true }, callContext())).toMatchObject(
       { ok: true },
     );
-    await vi.waitFor(() =>
-      expect(agent.manifest().tools.find((tool) => tool.name === 'wipe')?.effect).toBe('destructive'),
+    await vi.waitFor(
+      () => expect(agent.manifest().tools.find((tool) => tool.name === 'wipe')?.effect).toBe('destructive'),
+      { timeout: childServerTimeoutMs },
     );
 
     expect(await agent.execute('remove_tool', { name: 'greet' }, callContext())).toMatchObject({ ok: true });
-    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('greet'));
+    await vi.waitFor(() => expect(agent.manifest().tools.map((tool) => tool.name)).not.toContain('greet'), {
+      timeout: childServerTimeoutMs,
+    });
     expect(await agent.execute('greet', {}, callContext())).toMatchObject({
       ok: false,
       error_type: 'tool_unavailable',
@@ -229,7 +245,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       });
 
       await rm(crashFlag);
-      await vi.waitFor(() => expect(agent.status).toBe('up'), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(agent.status).toBe('up'), {
+        timeout: childServerTimeoutMs,
+        interval: 50,
+      });
       expect(changes).toHaveBeenCalled();
       expect(await agent.execute('echo', { text: 'joined' }, callContext())).toMatchObject({
         ok: true,
@@ -276,7 +295,7 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     const pid = agent.pid as number;
     expect(processAlive(pid)).toBe(true);
     await agent.shutdown();
-    await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: 10_000 });
+    await vi.waitFor(() => expect(processAlive(pid)).toBe(false), { timeout: childServerTimeoutMs });
     expect(await agent.health()).toEqual({ status: 'stopped' });
   });
 });

@@ -5,8 +5,11 @@ import type { StatusSource } from '@patchbay/connector';
 import { createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpStdioServerConfig } from './config.js';
-import { controllableConfig } from './controllable-fixture.js';
+import { childServerTimeoutMs, controllableConfig } from './controllable-fixture.js';
 import { createMcpAgent, type McpAgentOptions } from './mcp-agent.js';
+
+// Tests here start MCP servers as child processes: see childServerTimeoutMs for the budget.
+vi.setConfig({ testTimeout: childServerTimeoutMs, hookTimeout: childServerTimeoutMs });
 
 // Stand-in status source: MCP tools are not gated by connector status.
 const emptyStatusSource: StatusSource = {
@@ -90,14 +93,16 @@ describe('MCP agents behind the orchestrator gate', () => {
     expect(await orchestrator.execute('add_tool', { name: 'late_tool' }, { subject: 'alice' })).toMatchObject(
       { ok: true },
     );
-    await vi.waitFor(() => expect(orchestrator.getTool('late_tool')).toBeDefined());
+    await vi.waitFor(() => expect(orchestrator.getTool('late_tool')).toBeDefined(), {
+      timeout: childServerTimeoutMs,
+    });
     expect(await orchestrator.execute('late_tool', { text: 'x' }, { subject: 'alice' })).toMatchObject({
       ok: true,
       data: 'late_tool: x',
     });
 
     await orchestrator.execute('crash', {}, { subject: 'alice' });
-    await vi.waitFor(() => expect(agent.status).toBe('down'));
+    await vi.waitFor(() => expect(agent.status).toBe('down'), { timeout: childServerTimeoutMs });
     expect(await orchestrator.execute('echo', { text: 'x' }, { subject: 'alice' })).toMatchObject({
       ok: false,
       error_type: 'tool_unavailable',
@@ -121,7 +126,7 @@ describe('MCP agents behind the orchestrator gate', () => {
       expect(await orchestrator.health(agent.id)).toMatchObject({ status: 'down' });
       await rm(crashFlag);
       await vi.waitFor(() => expect(orchestrator.getTool('echo')).toBeDefined(), {
-        timeout: 10_000,
+        timeout: childServerTimeoutMs,
         interval: 50,
       });
       expect(await orchestrator.execute('echo', { text: 'late' }, { subject: 'alice' })).toMatchObject({

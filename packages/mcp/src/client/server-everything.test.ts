@@ -2,8 +2,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseMcpServersConfig } from './config.js';
-import { callContext, processAlive } from './controllable-fixture.js';
+import { callContext, childServerTimeoutMs, processAlive } from './controllable-fixture.js';
 import { createMcpAgent, type McpAgent } from './mcp-agent.js';
+
+// Tests here start MCP servers as child processes: see childServerTimeoutMs for the budget.
+vi.setConfig({ testTimeout: childServerTimeoutMs, hookTimeout: childServerTimeoutMs });
 
 // The published reference server, written by the MCP maintainers rather than by us.
 const require = createRequire(import.meta.url);
@@ -19,7 +22,9 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
   afterAll(async () => {
     await agent?.shutdown();
     if (pid !== undefined)
-      await vi.waitFor(() => expect(processAlive(pid as number)).toBe(false), { timeout: 10_000 });
+      await vi.waitFor(() => expect(processAlive(pid as number)).toBe(false), {
+        timeout: childServerTimeoutMs,
+      });
   });
 
   it('discovers its echo tool and calls it', async () => {

@@ -3,12 +3,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createOrchestrator, fromFunction, type Orchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource, type InMemoryStatusSource } from '@patchbay/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAcmeConnector, secretToken } from '../../test/support.js';
-import { controllableConfig } from '../client/controllable-fixture.js';
+import { childServerTimeoutMs, controllableConfig } from '../client/controllable-fixture.js';
 import { createMcpAgent, type McpAgent } from '../client/mcp-agent.js';
 import { createMcpGateway, type McpGatewayOptions } from './mcp-gateway.js';
+
+// Tests here start MCP servers as child processes: see childServerTimeoutMs for the budget.
+vi.setConfig({ testTimeout: childServerTimeoutMs, hookTimeout: childServerTimeoutMs });
 
 const subject = 'user-1';
 
