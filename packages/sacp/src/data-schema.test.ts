@@ -1,4 +1,5 @@
-import { JsonSchemaValidator } from '@patchbay/orchestrator';
+// The gate's argument check itself, so this test sees what a tool call with these arguments would get.
+import { JsonSchemaValidator } from '@patchbay/orchestrator/internal';
 import { describe, expect, it } from 'vitest';
 import { compileDataSchema } from './data-schema.js';
 import { parseSacp } from './parse-sacp.js';
