@@ -28,6 +28,15 @@ export function isZodError(value: unknown): value is { issues: ZodLikeIssue[] } 
 
 const absent = Symbol('absent');
 
+/** Runs `read`; a throwing getter or proxy trap in what it reads gives `fallback` instead. */
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
 function valueAtPath(root: unknown, path: PropertyKey[]): unknown {
   let current = root;
   for (const key of path) {
@@ -41,12 +50,37 @@ function valueAtPath(root: unknown, path: PropertyKey[]): unknown {
 /**
  * A field is missing when the arguments have nothing at its path. With the raw arguments at hand
  * that is looked up; without them the issue's reported input (zod's `reportInput`) or its
- * "received undefined" wording decides.
+ * "received undefined" wording decides. Unreadable arguments count as present: the model is then
+ * told what is wrong instead of the user being asked.
  */
 function isMissing(issue: ZodLikeIssue, context: ZodMappingContext, hasInput: boolean): boolean {
-  if (hasInput) return valueAtPath(context.input, issue.path) === absent;
+  if (hasInput) return safely(() => valueAtPath(context.input, issue.path), undefined) === absent;
   if ('input' in issue) return issue.input === undefined;
   return issue.code === 'invalid_type' && /received undefined/i.test(issue.message);
+}
+
+function isPropertyKey(value: unknown): value is PropertyKey {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'symbol';
+}
+
+/**
+ * One issue as the mapping reads it, copied out of whatever the error holds: a path of property
+ * keys (else the whole input), a string message (else a generic one). Nothing read later can throw.
+ */
+function readIssue(raw: unknown): ZodLikeIssue {
+  const unknownIssue: ZodLikeIssue = { path: [], message: 'Invalid value' };
+  if (raw === null || typeof raw !== 'object') return unknownIssue;
+  return safely(() => {
+    const { code, path, message } = raw as Record<string, unknown>;
+    const keys = Array.isArray(path) ? Array.from(path as unknown[]) : [];
+    const issue: ZodLikeIssue = {
+      path: keys.every(isPropertyKey) ? keys : [],
+      message: typeof message === 'string' ? message : unknownIssue.message,
+    };
+    if (typeof code === 'string') issue.code = code;
+    if ('input' in raw) issue.input = (raw as { input?: unknown }).input;
+    return issue;
+  }, unknownIssue);
 }
 
 function pathText(path: PropertyKey[]): string {
@@ -65,15 +99,18 @@ export function fromZod(
 ): ErrorEnvelope {
   const missing: MissingField[] = [];
   const issues: ArgumentIssue[] = [];
-  for (const issue of error.issues) {
-    const path = Array.isArray(issue.path) ? issue.path : [];
+  // A list that cannot be read still says the arguments were invalid.
+  const rawIssues = safely(() => Array.from(error.issues as unknown[]), []);
+  for (const issue of rawIssues.map(readIssue)) {
+    const { path, message } = issue;
     const text = pathText(path) || '(input)';
-    const message = typeof issue.message === 'string' ? issue.message : 'Invalid value';
-    if (path.length > 0 && isMissing({ ...issue, path }, context, hasInput)) {
+    if (path.length > 0 && isMissing(issue, context, hasInput)) {
       const top = String(path[0]);
+      const given = path.length === 1 ? safely(() => context.questions?.[top], undefined) : undefined;
       const question =
-        (path.length === 1 ? context.questions?.[top] : undefined) ??
-        `What should I use for ${(context.redact?.(text) ?? text).replaceAll('_', ' ').replaceAll('.', ' ')}?`;
+        typeof given === 'string'
+          ? given
+          : `What should I use for ${(context.redact?.(text) ?? text).replaceAll('_', ' ').replaceAll('.', ' ')}?`;
       if (!missing.some((field) => field.field === text)) missing.push({ field: text, question });
     } else {
       issues.push({ path: text, message });

@@ -533,6 +533,75 @@ describe('toEnvelope metadata and context', () => {
   });
 });
 
+const explodes = (): never => {
+  throw new Error('toString exploded');
+};
+
+describe('toEnvelope regressions found by its property tests', () => {
+  it('keeps error_type and field names intact when a secret is part of them (seed -1312315850)', () => {
+    const zodShaped = { name: 'ZodError', issues: [], code: [], cause: null, message: [] };
+    const envelope = toEnvelope(zodShaped, {
+      connector: 'github',
+      secrets: ['ents'],
+      tool: 'github_get_issue',
+    });
+    expect(isEnvelope(envelope)).toBe(true);
+    expect(envelope).toMatchObject({ ok: false, error_type: 'invalid_arguments', connector: 'github' });
+    // The secret still goes from free text: the default sentence "...invalid arguments." holds it.
+    expect(envelope.ok === false && envelope.user_message).not.toContain('ents');
+  });
+
+  it.each(['type', 'error_type', 'user_message', 'retryable', 'message', 'tool', 'meta'])(
+    'keeps the envelope readable when the secret is the field name "%s"',
+    (secret) => {
+      const envelope = toEnvelope(Int16Array.from([]), { secrets: [secret], tool: 'github_get_issue' });
+      expect(isEnvelope(envelope)).toBe(true);
+      expect(envelope).toMatchObject({ ok: false, error_type: 'internal_error' });
+      expect(envelope.meta).toEqual({ tool: 'github_get_issue' });
+    },
+  );
+
+  it('maps a zod-shaped error whose issue path is an array proxy that throws to invalid_arguments', () => {
+    const path = new Proxy([], {
+      get() {
+        throw new Error('path trap');
+      },
+    });
+    const envelope = toEnvelope({ name: 'ZodError', issues: [{ path }] });
+    expect(envelope).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
+  });
+
+  it('maps zod-shaped errors with unreadable, odd or missing issue fields to invalid_arguments', () => {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const issues = [
+      null,
+      42,
+      revoked,
+      throwingGetter,
+      { path: [{ toString: explodes }], message: { toString: explodes } },
+      { path: 'to', message: 'Required', code: ['invalid_type'] },
+    ];
+    const envelope = toEnvelope(
+      { name: 'ZodError', issues, message: Symbol('odd') },
+      { questions: hostileProxy as never },
+    );
+    expect(isEnvelope(envelope)).toBe(true);
+    expect(envelope).toMatchObject({ ok: false, error_type: 'invalid_arguments' });
+  });
+
+  it('uses the default sentence when a forged PatchbayError carries a message that is not a string', () => {
+    const forged = { code: 'not_found', message: { toString: () => 'object message' } };
+    Object.defineProperty(forged, Symbol.for('patchbay.error'), { value: true });
+    const envelope = toEnvelope(forged);
+    expect(isEnvelope(envelope)).toBe(true);
+    expect(envelope).toMatchObject({
+      error_type: 'not_found',
+      user_message: 'The requested item was not found.',
+    });
+  });
+});
+
 describe('retryAfterSeconds', () => {
   it.each<[string, Record<string, string>, number | undefined]>([
     ['delta seconds', { 'retry-after': '30' }, 30],

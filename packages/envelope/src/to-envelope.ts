@@ -1,11 +1,12 @@
 import { failure } from './constructors.js';
 import { type Envelope, type ErrorEnvelope, envelopeSchema } from './envelope.js';
 import { type ErrorType, errorTypes } from './error-types.js';
+import { finalizeEnvelope } from './finalize-envelope.js';
 import { fromApiErrorBody, fromHttp } from './from-http.js';
 import { fromZod, isZodError } from './from-zod.js';
 import { HttpError, type HttpResponseLike } from './http-error.js';
 import { PatchbayError } from './patchbay-error.js';
-import { createRedactor, type Redactor, redactString, redactValue } from './redact.js';
+import { createRedactor, type Redactor, redactString } from './redact.js';
 
 export { retryAfterSeconds } from './http-headers.js';
 
@@ -221,7 +222,7 @@ export function toEnvelope(value: unknown, context: EnvelopeContext = {}): Envel
       meta.correlation_id = context.correlationId;
     }
     if (Object.keys(meta).length > 0) envelope = { ...envelope, meta };
-    return redactValue(envelope, redact);
+    return finalizeEnvelope(envelope, redact);
   } catch {
     return fallback();
   }

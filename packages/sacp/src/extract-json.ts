@@ -14,6 +14,8 @@ export interface FencedBlock {
   language: string;
   content: string;
   closed: boolean;
+  /** Offset of `content` in the text. */
+  start: number;
 }
 
 // Bounds keep the scan linear-ish on adversarial input (many unclosed braces).
@@ -38,6 +40,7 @@ export function findFencedBlocks(text: string): FencedBlock[] {
       language,
       content: text.slice(cursor, close === -1 ? text.length : close),
       closed: close !== -1,
+      start: cursor,
     });
     if (close === -1) break;
     from = close + 3;
@@ -63,7 +66,7 @@ export function findJsonCandidates(text: string): JsonCandidate[] {
   const first = prose[0];
   // A reply that is just one object is taken as-is, before fences: its strings may contain backticks.
   if (first && trimmed.startsWith('{') && first.text.trim() === trimmed) {
-    add({ ...first, origin: 'whole' });
+    add({ text: first.text, truncated: first.truncated, origin: 'whole' });
   }
   const blocks = findFencedBlocks(text);
   const ranked = [
@@ -72,15 +75,27 @@ export function findJsonCandidates(text: string): JsonCandidate[] {
     ...blocks.filter((block) => block.language !== '' && !jsonLanguages.has(block.language)),
   ];
   for (const block of ranked) {
-    for (const found of findObjects(block.content)) add({ ...found, origin: 'fence' });
+    for (const found of findObjects(block.content)) {
+      // A "```" inside a JSON string is not the end of the block: an object the fence cut off is
+      // read on to its own closing brace when the text has one.
+      const end = found.truncated && block.closed ? matchObject(text, block.start + found.start) : -1;
+      if (end !== -1) {
+        add({ text: text.slice(block.start + found.start, end + 1), truncated: false, origin: 'fence' });
+      } else {
+        add({ text: found.text, truncated: found.truncated, origin: 'fence' });
+      }
+    }
   }
-  for (const found of prose) add({ ...found, origin: 'prose' });
+  for (const found of prose) add({ text: found.text, truncated: found.truncated, origin: 'prose' });
   return candidates;
 }
 
-/** Finds top-level `{...}` objects in text, in order; an object still open at the end is returned as truncated. */
-export function findObjects(text: string): Array<{ text: string; truncated: boolean }> {
-  const found: Array<{ text: string; truncated: boolean }> = [];
+/**
+ * Finds top-level `{...}` objects in text, in order, each with its offset; an object still open at
+ * the end is returned as truncated.
+ */
+export function findObjects(text: string): Array<{ text: string; truncated: boolean; start: number }> {
+  const found: Array<{ text: string; truncated: boolean; start: number }> = [];
   let from = 0;
   let starts = 0;
   while (from < text.length && found.length < maxCandidates && starts < maxScanStarts) {
@@ -89,10 +104,10 @@ export function findObjects(text: string): Array<{ text: string; truncated: bool
     starts += 1;
     const end = matchObject(text, start);
     if (end === -1) {
-      found.push({ text: text.slice(start), truncated: true });
+      found.push({ text: text.slice(start), truncated: true, start });
       from = start + 1;
     } else {
-      found.push({ text: text.slice(start, end + 1), truncated: false });
+      found.push({ text: text.slice(start, end + 1), truncated: false, start });
       from = end + 1;
     }
   }

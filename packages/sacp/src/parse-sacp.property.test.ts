@@ -1,15 +1,44 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSacp } from './parse-sacp.js';
-import { sacpReplySchema, sacpStatuses } from './reply.js';
+import { type SacpReply, sacpReplySchema, sacpStatuses } from './reply.js';
+
+// The characters the scanner and the fence finder react to, so that strings inside a reply hold them
+// often rather than once in thousands of runs (a "```" key once cut a fenced reply short).
+const syntaxPiece = fc.constantFrom(
+  '```',
+  '```json\n',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  '\\',
+  '//',
+  '/*',
+  '*/',
+  '\n',
+);
+const textArbitrary = fc.oneof(
+  fc.string(),
+  fc
+    .array(fc.oneof(syntaxPiece, fc.string({ maxLength: 4 })), { maxLength: 6 })
+    .map((parts) => parts.join('')),
+);
+const dataValueArbitrary = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.dictionary(textArbitrary, fc.oneof(textArbitrary, fc.integer()), { maxKeys: 3 }),
+  fc.array(textArbitrary, { maxLength: 3 }),
+);
 
 const replyArbitrary = fc.record(
   {
-    thought: fc.string(),
+    thought: textArbitrary,
     status: fc.constantFrom(...sacpStatuses),
-    data: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })),
-    message: fc.string(),
-    next_step_hint: fc.string(),
+    data: fc.dictionary(textArbitrary, dataValueArbitrary, { maxKeys: 4 }),
+    message: textArbitrary,
+    next_step_hint: textArbitrary,
   },
   { requiredKeys: ['thought', 'status', 'data', 'message'] },
 );
@@ -54,6 +83,48 @@ const jsonishArbitrary = fc
   )
   .map((parts) => parts.join(''));
 
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/** Every trap throws, except fast-check's own probes (cloning and printing a counterexample). */
+function throwingProxy(): object {
+  const own = (key: PropertyKey) =>
+    key === fc.cloneMethod || key === fc.toStringMethod || key === fc.asyncToStringMethod;
+  const explode = (): never => {
+    throw new Error('trap');
+  };
+  return new Proxy(
+    {},
+    {
+      get: (_target, key) =>
+        key === fc.toStringMethod ? () => 'throwingProxy()' : own(key) ? undefined : explode(),
+      has: (_target, key) => (own(key) ? key === fc.toStringMethod : explode()),
+      ownKeys: explode,
+      getOwnPropertyDescriptor: explode,
+      getPrototypeOf: explode,
+    },
+  );
+}
+
+// Values whose serialisation throws; a revoked proxy cannot be generated directly (fast-check probes
+// every value it generates, which a revoked proxy answers by throwing), so it is an `examples` entry.
+const hostileArbitrary = fc.oneof(
+  fc.constant(null).map(throwingProxy),
+  fc.anything().map((inner) => ({
+    inner,
+    toJSON: () => throwingProxy().toString(),
+    toString: () => throwingProxy().toString(),
+  })),
+  fc.anything().map((inner) => {
+    const cyclic: Record<string, unknown> = { inner };
+    cyclic.self = cyclic;
+    return cyclic;
+  }),
+);
+
 function expectValidReply(text: string): void {
   const result = parseSacp(text);
   expect(sacpReplySchema.safeParse(result.reply).success).toBe(true);
@@ -86,6 +157,11 @@ describe('parseSacp properties', () => {
   });
 
   it('finds a well-formed reply wrapped in prose or a fence', () => {
+    // [before, reply, after, fenced]; each found by this property once and kept.
+    const found: [string, SacpReply, string, boolean][] = [
+      // A "```" key inside the fenced reply ended the block early and the repaired remainder won.
+      ['', { thought: '', status: 'success', data: { '': [{ '```': 0 }] }, message: '' }, '', true],
+    ];
     const proseArbitrary = fc.string({ maxLength: 40 }).filter((text) => !/[{}"'`\\]/.test(text));
     fc.assert(
       fc.property(
@@ -104,17 +180,17 @@ describe('parseSacp properties', () => {
           expect(result.reply.data).toEqual(JSON.parse(JSON.stringify(reply.data)));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, examples: found },
     );
   });
 
   it('never throws for non-string input', () => {
     fc.assert(
-      fc.property(fc.anything(), (value) => {
+      fc.property(fc.oneof(fc.anything(), hostileArbitrary), (value) => {
         const result = parseSacp(value);
         expect(sacpReplySchema.safeParse(result.reply).success).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: 300, examples: [[revokedProxy()], [throwingProxy()]] },
     );
   });
 });

@@ -106,3 +106,21 @@ describe('buildReaskInstruction', () => {
     expect(text).toContain('15 more');
   });
 });
+
+describe('parseSacp regressions found by its property tests', () => {
+  it('reads a fenced reply whose data holds a "```" key to its own closing brace', () => {
+    const reply = { thought: '', status: 'success', data: { '': [{ '```': 0 }] }, message: '' };
+    const result = parseSacp(`\n\`\`\`json\n${JSON.stringify(reply)}\n\`\`\`\n`);
+    expect(result.ok).toBe(true);
+    expect(result.repairs).toEqual(['extracted_from_fence']);
+    expect(result.reply.data).toEqual(reply.data);
+  });
+
+  it('answers a fallback reply for a value that cannot even be described, instead of throwing', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const result = parseSacp(proxy);
+    expect(result.fallback).toBe(true);
+    expect(result.reply.status).toBe('failure');
+  });
+});

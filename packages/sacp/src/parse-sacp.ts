@@ -319,7 +319,8 @@ function safeString(value: unknown): string {
     try {
       return String(value);
     } catch {
-      return Object.prototype.toString.call(value);
+      // A revoked or throwing proxy refuses even Object.prototype.toString.
+      return '[unreadable value]';
     }
   }
 }
