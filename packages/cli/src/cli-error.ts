@@ -1,11 +1,14 @@
-import { PatchbayError } from '@patchbay/envelope';
+import { PatchbayError, type PatchbayErrorCode } from '@patchbay/envelope';
 import type { ExitCode } from './exit-codes.js';
 import { exitCodes } from './exit-codes.js';
 
 /** A failure the CLI reports as one readable line and an exit code. */
 export class CliError extends PatchbayError {
+  /** Brand of `CliError`; see `PatchbayError.isInstance`. */
+  static override readonly brand: symbol = Symbol.for('patchbay.error.cli');
+
   constructor(
-    code: string,
+    code: PatchbayErrorCode,
     message: string,
     readonly exitCode: ExitCode = exitCodes.error,
     options?: { cause?: unknown },
@@ -17,5 +20,5 @@ export class CliError extends PatchbayError {
 
 /** A bad command line (exit code 2). */
 export function usageError(message: string): CliError {
-  return new CliError('usage', message, exitCodes.usage);
+  return new CliError('invalid_usage', message, exitCodes.usage);
 }

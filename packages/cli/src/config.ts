@@ -47,7 +47,7 @@ export async function loadConfig(home: string, explicitPath: string | undefined)
       return { path: undefined, directory: home, connectors: [], settings: {} };
     }
     throw new CliError(
-      'config_unreadable',
+      'unreadable_config',
       `Cannot read the config file ${path}: ${(error as Error).message}`,
     );
   }
@@ -56,7 +56,7 @@ export async function loadConfig(home: string, explicitPath: string | undefined)
     json = JSON.parse(text);
   } catch (error) {
     throw new CliError(
-      'config_invalid',
+      'invalid_config',
       `The config file ${path} is not valid JSON: ${(error as Error).message}`,
     );
   }
@@ -64,7 +64,7 @@ export async function loadConfig(home: string, explicitPath: string | undefined)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CliError(
-      'config_invalid',
+      'invalid_config',
       `The config file ${path} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
     );
   }

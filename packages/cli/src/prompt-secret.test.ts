@@ -45,6 +45,8 @@ describe('promptHidden', () => {
   it('refuses to prompt without a terminal', async () => {
     const terminal = fakeTerminal();
     terminal.stdin.isTTY = false;
-    await expect(promptHidden('Token: ', terminal.streams as never)).rejects.toMatchObject({ code: 'usage' });
+    await expect(promptHidden('Token: ', terminal.streams as never)).rejects.toMatchObject({
+      code: 'invalid_usage',
+    });
   });
 });

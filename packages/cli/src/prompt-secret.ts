@@ -8,7 +8,7 @@ import type { CliStreams } from './runtime.js';
 export function promptHidden(question: string, streams: CliStreams): Promise<string> {
   const input = streams.stdin as NodeJS.ReadStream;
   if (!input.isTTY || typeof input.setRawMode !== 'function') {
-    return Promise.reject(new CliError('usage', 'No terminal to prompt on.', 2));
+    return Promise.reject(new CliError('invalid_usage', 'No terminal to prompt on.', 2));
   }
   streams.stderr.write(question);
   return new Promise((resolve, reject) => {
@@ -38,7 +38,7 @@ export function promptHidden(question: string, streams: CliStreams): Promise<str
 /** Reads one echoed line from a TTY (for non-secret fields). */
 export function promptVisible(question: string, streams: CliStreams): Promise<string> {
   const input = streams.stdin as NodeJS.ReadStream;
-  if (!input.isTTY) return Promise.reject(new CliError('usage', 'No terminal to prompt on.', 2));
+  if (!input.isTTY) return Promise.reject(new CliError('invalid_usage', 'No terminal to prompt on.', 2));
   streams.stderr.write(question);
   return new Promise((resolve) => {
     let value = '';

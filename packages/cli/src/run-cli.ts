@@ -92,7 +92,7 @@ export async function runCli(
     );
     return await command.run(runtime, values, positionals);
   } catch (error) {
-    const exitCode = error instanceof CliError ? error.exitCode : exitCodes.error;
+    const exitCode = CliError.isInstance(error) ? error.exitCode : exitCodes.error;
     const message = PatchbayError.isInstance(error)
       ? error.message
       : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;

@@ -22,6 +22,9 @@ function safeHeaders(init: HeadersInit | undefined): Headers {
  * status, headers and the service's own message. Holds response headers only, never the request's.
  */
 export class HttpError extends PatchbayError {
+  /** Brand of `HttpError`; see {@link PatchbayError.isInstance}. */
+  static override readonly brand: symbol = Symbol.for('patchbay.error.http');
+
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
@@ -43,13 +46,21 @@ export class HttpError extends PatchbayError {
     this.missingScopes = options.missingScopes;
   }
 
-  /** True for an `HttpError` from any copy of the package (duplicated installs included). */
+  /**
+   * True for an `HttpError` from any copy of the package, also from a copy older than per-class
+   * brands (then recognised by its code and status). Prefer `HttpError.isInstance` in new code.
+   */
   static isHttpError(error: unknown): error is HttpError {
-    return (
-      PatchbayError.isInstance(error) &&
-      error.code === 'http_error' &&
-      typeof (error as { status?: unknown }).status === 'number'
-    );
+    if (HttpError.isInstance(error)) return true;
+    try {
+      return (
+        PatchbayError.isInstance(error) &&
+        error.code === 'http_error' &&
+        typeof (error as { status?: unknown }).status === 'number'
+      );
+    } catch {
+      return false;
+    }
   }
 
   /** Reads a failed `Response` into an `HttpError` (JSON body when possible, else text). Never rejects. */

@@ -37,6 +37,12 @@ export {
   successEnvelopeSchema,
 } from './envelope.js';
 export {
+  errorTypeOfCode,
+  isPatchbayErrorCode,
+  type PatchbayErrorCode,
+  patchbayErrorCodes,
+} from './error-codes.js';
+export {
   type ErrorType,
   errorTypeSchema,
   errorTypes,
@@ -44,7 +50,7 @@ export {
   userActionErrorTypes,
 } from './error-types.js';
 export { HttpError, type HttpResponseLike } from './http-error.js';
-export { PatchbayError } from './patchbay-error.js';
+export { type BrandedErrorClass, PatchbayError } from './patchbay-error.js';
 export { createRedactor, REDACTED, type Redactor, redactString, redactValue } from './redact.js';
 export {
   formatWait,

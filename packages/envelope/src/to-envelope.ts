@@ -1,6 +1,7 @@
 import { failure } from './constructors.js';
 import { type Envelope, type ErrorEnvelope, envelopeSchema } from './envelope.js';
-import { type ErrorType, errorTypes } from './error-types.js';
+import { errorTypeOfCode, isPatchbayErrorCode } from './error-codes.js';
+import type { ErrorType } from './error-types.js';
 import { finalizeEnvelope } from './finalize-envelope.js';
 import { fromApiErrorBody, fromHttp } from './from-http.js';
 import { fromZod, isZodError } from './from-zod.js';
@@ -157,11 +158,14 @@ function classify(
     return filled;
   }
   if (isZodError(value)) return fromZod(value, context, hasInput);
-  if (PatchbayError.isInstance(value) && (errorTypes as readonly string[]).includes(value.code)) {
-    return failure(value.code as ErrorType, {
+  if (PatchbayError.isInstance(value) && isPatchbayErrorCode(value.code)) {
+    // An error type passes through with the error's message, written for the user; any other code
+    // maps to its type with that type's own sentence (its message is for developers and logs).
+    const type = errorTypeOfCode(value.code);
+    return failure(type, {
       ...common,
       setupUrl: context.setupUrl,
-      userMessage: value.message,
+      userMessage: type === value.code ? value.message : undefined,
     });
   }
   if (value === null || typeof value !== 'object') return failure('internal_error', common);

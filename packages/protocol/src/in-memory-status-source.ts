@@ -111,7 +111,7 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
       else {
         const time = new Date(until);
         if (Number.isNaN(time.getTime()))
-          throw new PatchbayError('invalid_time', `not a valid time: ${String(until)}`);
+          throw new PatchbayError('invalid_arguments', `not a valid time: ${String(until)}`);
         subjectMap(rateLimits, subject).set(connectorId, time.toISOString());
       }
     },

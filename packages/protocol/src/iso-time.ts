@@ -8,7 +8,7 @@ export function toIsoSeconds(time: Date | string | number, rounding: 'floor' | '
   const date = time instanceof Date ? time : new Date(time);
   const ms = date.getTime();
   if (Number.isNaN(ms)) {
-    throw new PatchbayError('invalid_time', `not a valid time: ${String(time)}`);
+    throw new PatchbayError('invalid_arguments', `not a valid time: ${String(time)}`);
   }
   // Deadlines round up: telling the model a limit lifts before it does invites a failing call.
   const seconds = rounding === 'ceil' ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);

@@ -79,7 +79,7 @@ export function assembleMessages(options: AssembleMessagesOptions): ModelMessage
   const layout = options.layout ?? 'tail';
   if (layout !== 'tail' && layout !== 'after-system') {
     throw new PatchbayError(
-      'invalid_argument',
+      'invalid_arguments',
       `unknown layout "${String(layout)}"; expected tail or after-system`,
     );
   }

@@ -46,7 +46,7 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
   for (const name of selected) {
     if (!(protocolBlockNames as readonly string[]).includes(name)) {
       throw new PatchbayError(
-        'invalid_argument',
+        'invalid_arguments',
         `unknown protocol block "${name}"; expected one of ${protocolBlockNames.join(', ')}`,
       );
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PatchbayError, redactString, toEnvelope } from '@patchbay/envelope';
+import { PatchbayError, type PatchbayErrorCode, redactString, toEnvelope } from '@patchbay/envelope';
 import type { RunAgentHook } from './agent-turn.js';
 import { type SacpAuditSink, toAuditRecord } from './audit-log.js';
 import { type CompiledCondition, compileCondition } from './condition.js';
@@ -76,7 +76,8 @@ export interface ChainTraceEntry {
   edge: { index: number; to: string; when?: string | undefined } | null;
   /** Conditions that failed at run time while choosing the edge. */
   conditionErrors?: string[] | undefined;
-  error?: { code: string; message: string } | undefined;
+  /** Why the node failed, by code: a `PatchbayError`'s own or one of the `sacp_*` codes. */
+  error?: { code: PatchbayErrorCode; message: string } | undefined;
 }
 
 /**
@@ -111,7 +112,7 @@ interface RunResultBase {
 /** How a run ended: done, failed (unhandled failure, step limit, template error), or paused for the user. */
 export type ChainRunResult =
   | (RunResultBase & { state: 'done' })
-  | (RunResultBase & { state: 'failed'; error: { code: string; message: string } })
+  | (RunResultBase & { state: 'failed'; error: { code: PatchbayErrorCode; message: string } })
   | (RunResultBase & {
       state: 'paused';
       node: string;
@@ -266,7 +267,7 @@ export function defineChain(definition: ChainDefinition): Chain {
       }
 
       let outcome: NodeOutcome;
-      let configurationError: { code: string; message: string } | undefined;
+      let configurationError: { code: PatchbayErrorCode; message: string } | undefined;
       try {
         outcome = isAgentNode(node)
           ? await runAgentNode(node, input, {
@@ -494,7 +495,7 @@ async function applyGuardrails(
   return { reply: current, applied };
 }
 
-function errorReply(message: string, code: string): SacpReply {
+function errorReply(message: string, code: PatchbayErrorCode): SacpReply {
   return { thought: '', status: 'failure', data: { error_code: code }, message };
 }
 
@@ -508,7 +509,12 @@ function base(state: RunState, reply: SacpReply): RunResultBase {
   };
 }
 
-function failed(state: RunState, code: string, message: string, reply?: SacpReply): ChainRunResult {
+function failed(
+  state: RunState,
+  code: PatchbayErrorCode,
+  message: string,
+  reply?: SacpReply,
+): ChainRunResult {
   const last = reply ?? errorReply(message, code);
   return { state: 'failed', error: { code, message }, ...base(state, last) };
 }

@@ -16,7 +16,7 @@ const roles = new Set(['system', 'user', 'assistant', 'tool']);
 export function encodeMessage(message: StoredMessage): { json: string; format: MessageFormat } {
   if (typeof message !== 'object' || message === null || !roles.has((message as { role?: string }).role!)) {
     throw new PatchbayError(
-      'invalid_argument',
+      'invalid_arguments',
       'A thread message must be an object with a model message role.',
     );
   }

@@ -301,7 +301,7 @@ describe('policy and rate limits', () => {
     expect((await store.load('alice')).rateLimitedUntil).toEqual({ github: future });
     await store.clearRateLimit('alice', 'github');
     expect((await store.load('alice')).rateLimitedUntil).toEqual({});
-    await expectCode(store.markRateLimited('alice', 'github', 'soon'), 'invalid_argument');
+    await expectCode(store.markRateLimited('alice', 'github', 'soon'), 'invalid_arguments');
   });
 });
 

@@ -39,7 +39,7 @@ function summary(row: ConnectionRow): ConnectionSummary {
 
 function requireName(value: string, what: string): void {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new PatchbayError('invalid_argument', `${what} must be a non-empty string.`);
+    throw new PatchbayError('invalid_arguments', `${what} must be a non-empty string.`);
   }
 }
 
@@ -156,7 +156,7 @@ export class SqliteStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
     const time = Date.parse(until);
-    if (Number.isNaN(time)) throw new PatchbayError('invalid_argument', `"${until}" is not an ISO time.`);
+    if (Number.isNaN(time)) throw new PatchbayError('invalid_arguments', `"${until}" is not an ISO time.`);
     this.handle.guard((database) =>
       database
         .prepare(
@@ -336,7 +336,8 @@ export class SqliteStore implements PatchbayStore {
   async saveCheckpoint(threadId: string, value: unknown): Promise<void> {
     requireName(threadId, 'threadId');
     const json = JSON.stringify(value);
-    if (json === undefined) throw new PatchbayError('invalid_argument', 'A checkpoint must be a JSON value.');
+    if (json === undefined)
+      throw new PatchbayError('invalid_arguments', 'A checkpoint must be a JSON value.');
     this.handle.guard((database) =>
       database
         .prepare(

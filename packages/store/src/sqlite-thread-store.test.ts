@@ -135,7 +135,7 @@ describe('store.threads', () => {
     const store = open(freshHome());
     await expect(
       store.threads.append('t1', [stampedUser, { content: 'no role' } as unknown as ModelMessage]),
-    ).rejects.toSatisfy((error) => PatchbayError.isInstance(error) && error.code === 'invalid_argument');
+    ).rejects.toSatisfy((error) => PatchbayError.isInstance(error) && error.code === 'invalid_arguments');
     expect(await store.threads.load('t1')).toBeUndefined();
     await expect(store.threads.load('')).rejects.toThrow(/threadId/);
   });

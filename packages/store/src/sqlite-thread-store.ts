@@ -12,7 +12,7 @@ interface ThreadRow {
 
 function requireThreadId(threadId: string): void {
   if (typeof threadId !== 'string' || threadId.trim() === '') {
-    throw new PatchbayError('invalid_argument', 'threadId must be a non-empty string.');
+    throw new PatchbayError('invalid_arguments', 'threadId must be a non-empty string.');
   }
 }
 

@@ -1,4 +1,4 @@
-import { PatchbayError, renderEnvelopeForModel } from '@patchbay/envelope';
+import { PatchbayError, type PatchbayErrorCode, renderEnvelopeForModel } from '@patchbay/envelope';
 import { type RunTurnOptions, runTurn, type TurnResult } from '@patchbay/turn';
 import { withQuestions } from '@patchbay/turn/internal';
 import type { ModelMessage } from 'ai';
@@ -137,7 +137,7 @@ function replyForRunnerOutcome(result: TurnResult): SacpReply {
     step_limit: 'turn_step_limit',
     aborted: 'turn_aborted',
     timed_out: 'turn_timed_out',
-  };
+  } satisfies Record<string, PatchbayErrorCode>;
   if (outcome === 'step_limit' || outcome === 'aborted' || outcome === 'timed_out') {
     return {
       thought: '',
