@@ -17,3 +17,8 @@ export {
   type OrchestratorHealth,
   type OrchestratorOptions,
 } from './orchestrator.js';
+export {
+  createRedactingLogger,
+  type RedactingLoggerOptions,
+  type SecretSource,
+} from './redacting-logger.js';

@@ -1,37 +1,12 @@
 import { type Counter, type Histogram, type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
-import { type Logger, pino } from 'pino';
-
-/** Log paths whose values pino replaces, whatever a caller or agent puts there. */
-export const redactPaths: readonly string[] = [
-  'credentials',
-  '*.credentials',
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  '*.headers.authorization',
-  'headers.cookie',
-  '*.headers.cookie',
-  'token',
-  '*.token',
-  'apiKey',
-  '*.apiKey',
-  'api_key',
-  '*.api_key',
-  'password',
-  '*.password',
-  'secret',
-  '*.secret',
-];
+import type { Logger } from 'pino';
+import { createRedactingLogger } from './redacting-logger.js';
 
 const instrumentationName = '@patchbay/orchestrator';
 
-/** A child of the given logger (or a silent one) that redacts secret paths. */
+/** The orchestrator's logger: a redacting child of the given logger (or of a silent one). */
 export function orchestratorLogger(logger: Logger | undefined): Logger {
-  const base = logger ?? pino({ level: 'silent' });
-  return base.child(
-    { component: 'orchestrator' },
-    { redact: { paths: [...redactPaths], censor: '[REDACTED]' } },
-  );
+  return createRedactingLogger({ logger, bindings: { component: 'orchestrator' } });
 }
 
 /** The instruments the orchestrator records into. */

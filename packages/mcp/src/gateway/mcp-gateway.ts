@@ -34,8 +34,13 @@ import {
   success,
   toEnvelope,
 } from '@patchbay/envelope';
-import type { Agent, AgentTool, Orchestrator } from '@patchbay/orchestrator';
-import { redactPaths } from '@patchbay/orchestrator/internal';
+import {
+  type Agent,
+  type AgentTool,
+  createRedactingLogger,
+  type Orchestrator,
+  type SecretSource,
+} from '@patchbay/orchestrator';
 import {
   buildSystemPrompt,
   captureStatus,
@@ -48,7 +53,7 @@ import {
   renderTurnContext,
   stableStringify,
 } from '@patchbay/protocol';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { agentToolToMcp, toMcpTool } from './mcp-tool.js';
 
 /** What a gateway request handler knows about the request: HTTP headers, auth info, session id, `_meta`. */
@@ -86,6 +91,11 @@ export interface McpGatewayOptions {
   verify?: LiveVerificationOptions;
   /** A pino logger; silent by default. On stdio, it must not write to stdout. */
   logger?: Logger;
+  /**
+   * Values that must never reach the logs (expanded environment values, a gateway token), read at
+   * every log line. Stored credentials the gateway reads from the status source are added on their own.
+   */
+  secrets?: SecretSource;
   /** Clock for status capture, for tests. */
   now?: () => Date;
 }
@@ -180,12 +190,16 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   if (options.subject !== undefined && options.subject.trim() === '') {
     throw new PatchbayError('invalid_gateway_options', 'createMcpGateway: "subject" must not be empty');
   }
-  const { orchestrator, connectors, statusSource } = options;
+  const { orchestrator, connectors } = options;
   const intervalMs = options.refreshIntervalMs ?? 5_000;
-  const log = (options.logger ?? pino({ level: 'silent' })).child(
-    { component: 'mcp-gateway' },
-    { redact: { paths: [...redactPaths], censor: '[REDACTED]' } },
-  );
+  const credentials = new CredentialValues();
+  const statusSource = credentials.watch(options.statusSource);
+  const configured = options.secrets;
+  const log = createRedactingLogger({
+    logger: options.logger,
+    bindings: { component: 'mcp-gateway' },
+    secrets: () => [...valuesOf(configured), ...credentials.values()],
+  });
   const servedTools = new Set(connectors.flatMap((connector) => connector.tools.map((tool) => tool.name)));
   const instructions =
     options.instructions === false ? undefined : (options.instructions ?? defaultInstructions());
@@ -582,4 +596,40 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       await server.close();
     },
   };
+}
+
+function valuesOf(source: SecretSource | undefined): Iterable<string> {
+  return typeof source === 'function' ? source() : (source ?? []);
+}
+
+/**
+ * The credential values of the connections the gateway has read, latest per subject, so a log line
+ * that echoes one (an error from a database driver, a service) has it removed.
+ */
+class CredentialValues {
+  private readonly bySubject = new Map<string, string[]>();
+
+  /** The status source, recording the credentials of every state it loads. */
+  watch(source: StatusSource): StatusSource {
+    return {
+      load: async (subject) => {
+        const state = await source.load(subject);
+        this.bySubject.set(
+          subject,
+          state.connections.flatMap((connection) =>
+            Object.values(connection.credentials ?? {}).filter((value) => typeof value === 'string'),
+          ),
+        );
+        return state;
+      },
+      markRateLimited: (subject, connectorId, until) => source.markRateLimited(subject, connectorId, until),
+      markInvalidCredentials: (subject, connectorId, error) =>
+        source.markInvalidCredentials(subject, connectorId, error),
+    };
+  }
+
+  /** Every recorded value. */
+  values(): string[] {
+    return [...this.bySubject.values()].flat();
+  }
 }

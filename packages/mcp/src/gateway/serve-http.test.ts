@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { StatusSource } from '@patchbay/connector';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { HttpResponse, http } from 'msw';
@@ -204,6 +205,72 @@ describe('serveMcpGatewayHttp', () => {
     // The one that stayed idled longer than the timeout between its last request and now, yet still works.
     expect((await staying.listTools()).tools.map((tool) => tool.name)).toContain('acme_get_ticket');
     expect(logged.filter((line) => line.includes('idle session closed'))).toHaveLength(1);
+  });
+
+  it('keeps request-header, configured and stored-credential secrets out of every log line', async () => {
+    // Opaque values: no token shape catches them; only knowing them does.
+    const apiKey = 'hdr-Opaque-7Qz19xKpLm';
+    const bearer = 'brr-Opaque-3Vn82TqYs4';
+    const environmentValue = 'env-Opaque-Zk28PqWm55';
+    const storedToken = 'cred-Opaque-Lp47Rt02Xy';
+    const logged: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void logged.push(line) });
+    const stored = createInMemoryStatusSource();
+    stored.connect('alice', 'acme', { credentials: { token: storedToken }, scopes: ['tickets:read'] });
+    let databaseDown = false;
+    // A status source whose driver error echoes the row it choked on and its connection settings.
+    const statusSource: StatusSource = {
+      load: async (subject) => {
+        if (databaseDown) {
+          throw new Error(`row {"token":"${storedToken}"} does not decode (password ${environmentValue})`);
+        }
+        return stored.load(subject);
+      },
+      markRateLimited: (...args) => stored.markRateLimited(...args),
+      markInvalidCredentials: (...args) => stored.markInvalidCredentials(...args),
+    };
+    const connectors = [createAcmeConnector()];
+    const orchestrator = createOrchestrator({ statusSource, connectors });
+    await orchestrator.start();
+    const served = await serveMcpGatewayHttp({
+      logger,
+      secrets: [environmentValue],
+      gateway: {
+        orchestrator,
+        connectors,
+        statusSource,
+        logger,
+        refreshIntervalMs: 0,
+        // A shared gateway mapping API keys to users, whose lookup error names the key it did not know.
+        resolveSubject: (request) => {
+          const headers = request.requestInfo?.headers ?? {};
+          const key = headers['x-api-key'] ?? String(headers.authorization ?? '').replace(/^Bearer /, '');
+          if (key) throw new Error(`no user has the key ${key}`);
+          return String(headers['x-patchbay-user']);
+        },
+      },
+    });
+    servers.push(served);
+
+    const alice = await connectClient(served.url, 'alice');
+    expect((await alice.listTools()).tools.length).toBeGreaterThan(0);
+    databaseDown = true;
+    const refreshed = await alice.callTool({ name: 'refresh_connector_status', arguments: {} });
+    expect(JSON.stringify(refreshed)).toContain('internal_error');
+    for (const headers of [{ 'x-api-key': apiKey }, { authorization: `Bearer ${bearer}` }]) {
+      const stranger = new Client({ name: 'stranger', version: '1.0.0' });
+      await stranger.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers } }),
+      );
+      clients.push(stranger);
+      await expect(stranger.listTools()).rejects.toThrow(/could not tell whom/);
+    }
+
+    const text = logged.join('');
+    expect(text).toContain('status capture failed');
+    expect(text.match(/could not resolve the subject of a request/g)).toHaveLength(2);
+    expect(text).toContain('no user has the key [REDACTED]');
+    for (const value of [apiKey, bearer, environmentValue, storedToken]) expect(text).not.toContain(value);
   });
 
   it('listens on an IPv6 loopback written as in a URL ([::1])', async () => {

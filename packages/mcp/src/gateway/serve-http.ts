@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { redactString } from '@patchbay/envelope';
-import { type Logger, pino } from 'pino';
+import { createRedactingLogger, type SecretSource } from '@patchbay/orchestrator';
+import type { Logger } from 'pino';
 import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
 
 /** Settings of {@link serveMcpGatewayHttp}. */
@@ -27,6 +28,12 @@ export interface McpGatewayHttpOptions {
   sessionIdleTimeoutMs?: number;
   /** A pino logger; silent by default. */
   logger?: Logger;
+  /**
+   * Values that must never reach the logs of the server or of its sessions' gateways, read at every
+   * log line. Credential headers of the requests (`Authorization`, `Cookie`, `X-Api-Key`, …) are added
+   * on their own.
+   */
+  secrets?: SecretSource;
 }
 
 /** A running streamable HTTP gateway. */
@@ -74,6 +81,57 @@ function sendJsonRpcError(response: ServerResponse, status: number, code: number
 
 class BodyTooLarge extends Error {}
 
+// Headers that carry credentials; their values are kept out of every log line.
+const credentialHeaders = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'private-token',
+];
+// Enough for the hosts of one machine; the oldest are forgotten first.
+const maxRememberedHeaderValues = 256;
+
+/** The credential values of a request: each header whole, the token after a scheme, each cookie value. */
+function credentialHeaderValues(headers: IncomingMessage['headers']): string[] {
+  const values: string[] = [];
+  for (const name of credentialHeaders) {
+    const header = headers[name];
+    for (const value of Array.isArray(header) ? header : header === undefined ? [] : [header]) {
+      values.push(value);
+      const scheme = /^\s*[A-Za-z][\w-]*\s+(\S.*)$/.exec(value);
+      if (scheme?.[1] && name.endsWith('authorization')) values.push(scheme[1]);
+      if (name === 'cookie') {
+        for (const pair of value.split(';')) values.push(pair.slice(pair.indexOf('=') + 1).trim());
+      }
+    }
+  }
+  return values;
+}
+
+/** A bounded set that forgets its oldest entries first. */
+class RecentValues implements Iterable<string> {
+  private readonly values = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  add(value: string): void {
+    this.values.delete(value);
+    this.values.add(value);
+    if (this.values.size > this.limit) this.values.delete(this.values.values().next().value as string);
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.values[Symbol.iterator]();
+  }
+}
+
+function valuesOf(source: SecretSource | undefined): Iterable<string> {
+  return typeof source === 'function' ? source() : (source ?? []);
+}
+
 async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -94,7 +152,14 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const log = (options.logger ?? pino({ level: 'silent' })).child({ component: 'mcp-gateway-http' });
+  const headerSecrets = new RecentValues(maxRememberedHeaderValues);
+  const configured = [options.secrets, options.gateway.secrets];
+  const secrets = () => [...configured.flatMap((source) => [...valuesOf(source)]), ...headerSecrets];
+  const log = createRedactingLogger({
+    logger: options.logger,
+    bindings: { component: 'mcp-gateway-http' },
+    secrets,
+  });
   const idleTimeoutMs = options.sessionIdleTimeoutMs ?? defaultSessionIdleTimeoutMs;
   const loopbackOnly = isLoopbackHost(host);
   const sessions = new Map<string, Session>();
@@ -129,7 +194,7 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
   }
 
   async function openSession(request: IncomingMessage, response: ServerResponse, body: unknown) {
-    const gateway = createMcpGateway(options.gateway);
+    const gateway = createMcpGateway({ ...options.gateway, secrets });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
@@ -151,6 +216,7 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    for (const value of credentialHeaderValues(request.headers)) headerSecrets.add(value);
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== path) {
       sendJsonRpcError(response, 404, -32601, `Not found: the MCP endpoint is ${path}`);
