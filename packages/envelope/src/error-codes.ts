@@ -128,6 +128,16 @@ const codeErrorTypes = {
   sacp_step_limit: 'internal_error',
   /** A node failed and no edge handles the failure — SACP. */
   sacp_unhandled_failure: 'internal_error',
+  /** `defineChain({ resumeKey })` got a key shorter than 32 bytes or an empty key list — SACP. */
+  sacp_invalid_resume_key: 'internal_error',
+  /** A resume token was edited, truncated, signed with another key or is not a token at all — SACP. */
+  sacp_invalid_resume_token: 'internal_error',
+  /** `runTurn` got a limit out of range (`maxSteps`, attempts, temperatures, caps) — the turn loop. */
+  invalid_turn_options: 'internal_error',
+  /** A schema cannot be compiled for checking — `@patchbay/json-schema`. */
+  invalid_json_schema: 'internal_error',
+  /** Token counting was asked for without the optional `gpt-tokenizer` peer installed — `@patchbay/protocol/tokens`. */
+  tokenizer_not_installed: 'internal_error',
   /** A test server route has an empty response sequence — `@patchbay/testing`. */
   invalid_route: 'internal_error',
   /** A request reached the test server and matched no route — `@patchbay/testing`. */
