@@ -1,14 +1,24 @@
+import { describeStatusSourceContract } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStatusSource } from './in-memory-status-source.js';
 
+describeStatusSourceContract('in-memory', () => {
+  const source = createInMemoryStatusSource();
+  return {
+    source,
+    connect: (subject, connectorId, connection) => source.connect(subject, connectorId, connection),
+    disable: (connectorId, subject) => source.disable(connectorId, subject),
+  };
+});
+
 describe('createInMemoryStatusSource', () => {
-  it('loads connections, admin policy and rate limits for one subject', async () => {
+  it('starts from the given connections, policy and rate limits', async () => {
     const source = createInMemoryStatusSource({
+      connections: { ana: [{ connectorId: 'github', credentials: { token: 't' }, scopes: ['repo'] }] },
       disabledConnectorIds: ['linear'],
       disabledBySubject: { ana: ['jira'] },
+      rateLimitedUntil: { ana: { slack: '2026-11-21T15:05:00.250Z' } },
     });
-    source.connect('ana', 'github', { credentials: { token: 't' }, scopes: ['repo'] });
-    source.setRateLimit('ana', 'slack', new Date('2026-11-21T15:05:00.250Z'));
     expect(await source.load('ana')).toEqual({
       connections: [{ connectorId: 'github', credentials: { token: 't' }, scopes: ['repo'] }],
       disabledConnectorIds: ['linear', 'jira'],
@@ -21,29 +31,32 @@ describe('createInMemoryStatusSource', () => {
     });
   });
 
-  it('hands out copies, so a caller cannot change the stored state', async () => {
+  it('keeps a rate limit that has run out, for readers that judge it by their own clock', async () => {
     const source = createInMemoryStatusSource();
-    source.connect('ana', 'github', { credentials: { token: 't' }, scopes: ['repo'] });
-    const loaded = await source.load('ana');
-    loaded.connections[0]!.scopes.push('admin');
-    expect((await source.load('ana')).connections[0]!.scopes).toEqual(['repo']);
+    source.setRateLimit('ana', 'slack', new Date('2001-01-01T00:00:00Z'));
+    expect((await source.load('ana')).rateLimitedUntil).toEqual({ slack: '2001-01-01T00:00:00.000Z' });
   });
 
-  it('clears a rate limit, records credential errors and forgets them on reconnect', async () => {
+  it('clears a rate limit, and rejects one that is not a time', async () => {
     const source = createInMemoryStatusSource();
     source.setRateLimit('ana', 'slack', '2026-11-21T15:05:00Z');
     source.setRateLimit('ana', 'slack', undefined);
     expect((await source.load('ana')).rateLimitedUntil).toEqual({});
-    source.connect('ana', 'jira', { credentials: { token: 'old' } });
-    await source.markInvalidCredentials('ana', 'jira', 'Revoked.');
-    expect((await source.load('ana')).connections[0]!.credentialError).toBe('Revoked.');
-    source.connect('ana', 'jira', { credentials: { token: 'new' } });
-    expect((await source.load('ana')).connections[0]!.credentialError).toBeUndefined();
+    expect(() => source.setRateLimit('ana', 'slack', 'soon')).toThrow(/not a valid time/);
   });
 
-  it('rejects a rate limit that is not a time', () => {
-    expect(() => createInMemoryStatusSource().setRateLimit('ana', 'slack', 'soon')).toThrow(
-      /not a valid time/,
-    );
+  it('disconnects, and enable lifts the disable made with the same arguments', async () => {
+    const source = createInMemoryStatusSource();
+    source.connect('ana', 'github', { credentials: { token: 't' } });
+    source.disconnect('ana', 'github');
+    source.disable('jira', 'ana');
+    source.disable('linear');
+    source.enable('jira', 'ana');
+    source.enable('linear');
+    expect(await source.load('ana')).toEqual({
+      connections: [],
+      disabledConnectorIds: [],
+      rateLimitedUntil: {},
+    });
   });
 });

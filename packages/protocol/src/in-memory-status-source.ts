@@ -31,6 +31,14 @@ export interface InMemoryStatusSource extends StatusSource {
   setRateLimit(subject: string, connectorId: string, until: Date | string | undefined): void;
 }
 
+/** The UTC ISO form of a time; a value that is no time is refused, as the SQLite store refuses it. */
+function isoTime(value: Date | string): string {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime()))
+    throw new PatchbayError('invalid_arguments', `not a valid time: ${String(value)}`);
+  return time.toISOString();
+}
+
 /**
  * Creates an in-memory status source: for tests, examples and single-process tools. It keeps
  * secrets in memory unencrypted; `@patchbay/store` is the persistent one.
@@ -67,6 +75,7 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
         // Copies, so a caller mutating what it loaded cannot change the stored state.
         connections: [...(connections.get(subject)?.values() ?? [])].map((connection) => ({
           ...connection,
+          credentials: { ...connection.credentials },
           scopes: [...connection.scopes],
         })),
         disabledConnectorIds: [...disabled],
@@ -74,7 +83,7 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
       };
     },
     async markRateLimited(subject, connectorId, until) {
-      subjectMap(rateLimits, subject).set(connectorId, until);
+      subjectMap(rateLimits, subject).set(connectorId, isoTime(until));
     },
     async markInvalidCredentials(subject, connectorId, error) {
       const connection = connections.get(subject)?.get(connectorId);
@@ -108,12 +117,7 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
     },
     setRateLimit(subject, connectorId, until) {
       if (until === undefined) rateLimits.get(subject)?.delete(connectorId);
-      else {
-        const time = new Date(until);
-        if (Number.isNaN(time.getTime()))
-          throw new PatchbayError('invalid_arguments', `not a valid time: ${String(until)}`);
-        subjectMap(rateLimits, subject).set(connectorId, time.toISOString());
-      }
+      else subjectMap(rateLimits, subject).set(connectorId, isoTime(until));
     },
   };
 }

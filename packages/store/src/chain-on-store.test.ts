@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { defineChain } from '@patchbay/sacp';
 import { turnAgentRunner } from '@patchbay/sacp/orchestrator';
+import { createFixtureConnector } from '@patchbay/testing';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,14 +21,8 @@ afterEach(() => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-const notes = defineConnector({
+const notes = createFixtureConnector({
   id: 'notes',
-  name: 'Notes',
-  description: 'A notes service used by this test.',
-  auth: { kind: 'bearer' },
-  capabilities: ['read notes'],
-  wouldEnable: ['Read notes from chat'],
-  setupUrl: 'https://app.test/settings/notes',
   tools: [
     defineTool({
       name: 'notes_read',
@@ -38,7 +33,6 @@ const notes = defineConnector({
       execute: async ({ title }) => success({ title, body: 'Ship on Friday.' }),
     }),
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 describe('a SACP chain on the store', () => {

@@ -104,7 +104,7 @@ describe('openStore', () => {
 });
 
 describe('connections', () => {
-  it('round-trips credentials and reports them through load', async () => {
+  it('round-trips a connection with its identity and verification time', async () => {
     const store = open(freshHome());
     await store.saveConnection('alice', {
       connectorId: 'github',
@@ -122,19 +122,11 @@ describe('connections', () => {
       credentials: { token: 'ghp_secret' },
     });
     expect(await store.getConnection('bob', 'github')).toBeUndefined();
-    const state = await store.load('alice');
-    expect(state.connections).toEqual([
-      {
-        connectorId: 'github',
-        credentials: { token: 'ghp_secret' },
-        scopes: ['repo'],
-        verifiedAt: '2026-01-01T00:00:00.000Z',
-      },
-    ]);
-    expect((await store.load('bob')).connections).toEqual([]);
+    // The status source reports the verification time beside what the contract suite checks.
+    expect((await store.load('alice')).connections[0]?.verifiedAt).toBe('2026-01-01T00:00:00.000Z');
   });
 
-  it('records failed verifications and invalid credentials, cleared by a good connect', async () => {
+  it('records failed verifications, cleared by a good connect', async () => {
     const store = open(freshHome());
     await store.recordFailedVerification('alice', 'slack', 'The token was revoked.');
     expect(await store.listConnections('alice')).toMatchObject([
@@ -151,17 +143,6 @@ describe('connections', () => {
       scopes: ['chat:write'],
     });
     expect((await store.listConnections('alice'))[0]?.credentialError).toBeUndefined();
-
-    await store.markInvalidCredentials('alice', 'slack', 'HTTP 401 from Slack');
-    expect((await store.load('alice')).connections[0]).toMatchObject({
-      credentials: { token: 'xoxb-1' },
-      credentialError: 'HTTP 401 from Slack',
-    });
-    // Marking a connector the subject never connected creates nothing.
-    await store.markInvalidCredentials('alice', 'jira', 'nope');
-    expect((await store.listConnections('alice')).map((connection) => connection.connectorId)).toEqual([
-      'slack',
-    ]);
   });
 
   it('deletes connections', async () => {
@@ -277,13 +258,11 @@ describe('secret key file', () => {
 });
 
 describe('policy and rate limits', () => {
-  it('applies global and per-subject disable rules', async () => {
+  it('lists and lifts global and per-subject disable rules', async () => {
     const store = open(freshHome());
     await store.disableConnector('slack');
     await store.disableConnector('jira', 'alice');
     await store.disableConnector('jira', 'alice');
-    expect((await store.load('alice')).disabledConnectorIds).toEqual(['jira', 'slack']);
-    expect((await store.load('bob')).disabledConnectorIds).toEqual(['slack']);
     expect(await store.listPolicy()).toMatchObject([
       { connectorId: 'slack' },
       { connectorId: 'jira', subject: 'alice' },
@@ -293,7 +272,7 @@ describe('policy and rate limits', () => {
     expect((await store.load('bob')).disabledConnectorIds).toEqual([]);
   });
 
-  it('reports live rate limits only', async () => {
+  it('reports live rate limits only, and forgets one on request or on a good connect', async () => {
     const store = open(freshHome());
     const future = new Date(Date.now() + 60_000).toISOString();
     await store.markRateLimited('alice', 'github', future);
@@ -301,69 +280,39 @@ describe('policy and rate limits', () => {
     expect((await store.load('alice')).rateLimitedUntil).toEqual({ github: future });
     await store.clearRateLimit('alice', 'github');
     expect((await store.load('alice')).rateLimitedUntil).toEqual({});
+    await store.markRateLimited('alice', 'github', future);
+    await store.saveConnection('alice', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
+    expect((await store.load('alice')).rateLimitedUntil).toEqual({});
     await expectCode(store.markRateLimited('alice', 'github', 'soon'), 'invalid_arguments');
   });
 });
 
+// What every proposal store does is the contract suite's (store-contracts.test.ts); here, what only
+// this one promises.
 describe('proposals', () => {
-  it('stores, filters and transitions with compare-and-set', async () => {
+  it('refuses a duplicate id as a conflict', async () => {
     const store = open(freshHome());
-    await store.proposals.create(proposal('prop_1', { correlationId: 'corr-1', definitionHash: 'def-1' }));
-    await store.proposals.create(
-      proposal('prop_2', { subject: 'bob', createdAt: '2026-01-02T00:00:00.000Z' }),
-    );
+    await store.proposals.create(proposal('prop_1'));
     await expectCode(store.proposals.create(proposal('prop_1')), 'conflict');
-    expect(await store.proposals.get('prop_1')).toEqual(
-      proposal('prop_1', { correlationId: 'corr-1', definitionHash: 'def-1' }),
-    );
-    expect((await store.proposals.list({ subject: 'alice' })).map((item) => item.id)).toEqual(['prop_1']);
-
-    const approved = await store.proposals.transition('prop_1', 'pending', 'approved', {
-      decidedBy: 'ops',
-      at: '2026-01-03T00:00:00.000Z',
-    });
-    expect(approved).toMatchObject({
-      state: 'approved',
-      decidedBy: 'ops',
-      decidedAt: '2026-01-03T00:00:00.000Z',
-    });
-    expect(await store.proposals.transition('prop_1', 'pending', 'approved')).toBeUndefined();
-    expect(await store.proposals.transition('prop_1', 'approved', 'executed')).toMatchObject({
-      state: 'executed',
-      decidedBy: 'ops',
-    });
-    expect(await store.proposals.transition('prop_1', 'approved', 'executed')).toBeUndefined();
-
-    const rejected = await store.proposals.transition('prop_2', 'pending', 'rejected', {
-      reason: 'not today',
-    });
-    expect(rejected).toMatchObject({ state: 'rejected', reason: 'not today' });
-    expect((await store.proposals.list({ state: 'pending' })).length).toBe(0);
-    expect(await store.proposals.transition('prop_missing', 'pending', 'approved')).toBeUndefined();
   });
 
-  it('is shared between two handles on one file', async () => {
-    const home = freshHome();
-    const one = open(home);
-    const two = open(home);
-    await one.proposals.create(proposal('prop_x'));
-    expect(await two.proposals.transition('prop_x', 'pending', 'approved')).toBeDefined();
-    expect(await one.proposals.transition('prop_x', 'pending', 'approved')).toBeUndefined();
+  it('lists oldest first', async () => {
+    const store = open(freshHome());
+    await store.proposals.create(proposal('prop_b', { createdAt: '2026-01-02T00:00:00.000Z' }));
+    await store.proposals.create(proposal('prop_a', { createdAt: '2026-01-03T00:00:00.000Z' }));
+    await store.proposals.create(proposal('prop_c', { createdAt: '2026-01-01T00:00:00.000Z' }));
+    expect((await store.proposals.list()).map((item) => item.id)).toEqual(['prop_c', 'prop_b', 'prop_a']);
   });
 });
 
 describe('checkpoints and audit', () => {
-  it('saves and loads JSON checkpoints', async () => {
+  it('refuses a checkpoint that is not a JSON value', async () => {
     const store = open(freshHome());
-    expect(await store.loadCheckpoint('thread-1')).toBeUndefined();
-    await store.saveCheckpoint('thread-1', { messages: [{ role: 'user', content: 'hi' }], step: 1 });
-    await store.saveCheckpoint('thread-1', { messages: [], step: 2 });
-    expect(await store.loadCheckpoint('thread-1')).toEqual({ messages: [], step: 2 });
-    await store.deleteCheckpoint('thread-1');
+    await expectCode(store.saveCheckpoint('thread-1', undefined), 'invalid_arguments');
     expect(await store.loadCheckpoint('thread-1')).toBeUndefined();
   });
 
-  it('appends audit entries and refuses to change them', async () => {
+  it('numbers audit entries, pages them, and its triggers refuse to change them', async () => {
     const home = freshHome();
     const store = open(home);
     await store.audit.append({ event: 'connect', connector: 'github', at: '2026-01-01T00:00:00.000Z' });

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { defineConnector, defineTool, type ThreadStore } from '@patchbay/connector';
+import { defineTool, type ThreadStore } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
+import { createFixtureConnector } from '@patchbay/testing';
 import { createInMemoryThreadStore, runTurn, type TurnResult } from '@patchbay/turn';
 import { toLanguageModelPrompt } from '@patchbay/turn/internal';
 import { createScriptedModel } from '@patchbay/turn/testing';
@@ -149,14 +150,8 @@ describe('store.threads', () => {
   });
 });
 
-const tracker = defineConnector({
+const tracker = createFixtureConnector({
   id: 'tracker',
-  name: 'Tracker',
-  description: 'An issue tracker used by these tests.',
-  auth: { kind: 'bearer' },
-  capabilities: ['list issues'],
-  wouldEnable: ['List issues from chat'],
-  setupUrl: 'https://app.test/settings/tracker',
   tools: [
     defineTool({
       name: 'tracker_list_issues',
@@ -166,7 +161,6 @@ const tracker = defineConnector({
       execute: async (input) => success([{ key: `${input.project}-7`, title: 'Flaky login' }]),
     }),
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 /** Two turns of one conversation; the store (and its thread) is whatever `threadStoreFor` opens per turn. */

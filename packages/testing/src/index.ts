@@ -9,6 +9,25 @@ export {
   type FailureKind,
   failureKinds,
 } from './conformance.js';
+export {
+  type AuditSinkHarness,
+  type Awaitable,
+  type CheckpointerHarness,
+  describeAuditSinkContract,
+  describeCheckpointerContract,
+  describeProposalStoreContract,
+  describeStatusSourceContract,
+  describeThreadStoreContract,
+  type HarnessLifecycle,
+  type ProposalStoreHarness,
+  type StatusSourceHarness,
+  type ThreadStoreHarness,
+} from './contracts/index.js';
+export {
+  createFixtureConnector,
+  type FixtureConnectorOptions,
+  type FixtureToolSpec,
+} from './fixture-connector.js';
 export { defaultCapturedAt, type SnapshotForOptions, snapshotFor } from './snapshot-for.js';
 export {
   assertNoUnhandledRequests,

@@ -14,6 +14,8 @@ export function createInMemoryThreadStore<Message extends StoredMessage = Stored
       return messages ? { id: threadId, messages: structuredClone(messages) } : undefined;
     },
     async append(threadId, messages) {
+      // An empty append creates no thread: `load` answers undefined until a message exists.
+      if (messages.length === 0) return;
       const stored = threads.get(threadId) ?? [];
       stored.push(...structuredClone([...messages]));
       threads.set(threadId, stored);
