@@ -1,5 +1,5 @@
-import { defineConnector, defineTool } from '@patchbay/connector';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
+import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -494,25 +494,17 @@ describe('results written back to the status source', () => {
 
 /** A one-tool connector whose service always answers 429 without saying for how long. */
 function limitlessConnector() {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'limitless',
-    name: 'Limitless',
     description: 'A connector that is always rate limited.',
-    auth: { kind: 'bearer' },
-    capabilities: ['be rate limited'],
-    wouldEnable: ['Nothing useful'],
-    setupUrl: 'https://limitless.test/connect',
     tools: [
-      defineTool({
+      {
         name: 'limitless_call',
         description: 'Calls the limitless service.',
-        input: z.object({}),
-        effect: 'read',
         execute: async () => {
           throw new HttpError({ status: 429 });
         },
-      }),
+      },
     ],
-    verify: async () => ({ valid: true, scopes: [] }),
   });
 }

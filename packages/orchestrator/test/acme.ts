@@ -1,6 +1,7 @@
 import type { StoredConnection } from '@patchbay/connector';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { HttpError, success } from '@patchbay/envelope';
+import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { z } from 'zod';
@@ -27,20 +28,15 @@ export function createAcmeConnector() {
     if (!response.ok) throw await HttpError.fromResponse(response);
     return response.json();
   };
-  return defineConnector({
+  return createFixtureConnector({
     id: 'acme',
-    name: 'Acme',
     description: 'A fictional ticket service used in tests.',
-    auth: {
-      kind: 'bearer',
-      scopes: [
-        { name: 'tickets:read', description: 'Read tickets' },
-        { name: 'tickets:write', description: 'Create and delete tickets' },
-      ],
-    },
+    scopes: [
+      { name: 'tickets:read', description: 'Read tickets' },
+      { name: 'tickets:write', description: 'Create and delete tickets' },
+    ],
     capabilities: ['read tickets', 'create tickets'],
     wouldEnable: ['Manage Acme tickets from chat'],
-    setupUrl: 'https://acme.test/connect',
     tools: [
       defineTool({
         name: 'acme_get_ticket',
@@ -107,7 +103,6 @@ export function createAcmeConnector() {
           ),
       }),
     ],
-    verify: async () => ({ valid: true, scopes: ['tickets:read', 'tickets:write'] }),
   });
 }
 

@@ -1,12 +1,5 @@
-import {
-  type Connector,
-  type ConnectorStatusEntry,
-  defineConnector,
-  defineTool,
-  type StatusSnapshot,
-  type VerifyResult,
-} from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
+import type { Connector, ConnectorStatusEntry, StatusSnapshot, VerifyResult } from '@patchbay/connector';
+import { createFixtureConnector, type FixtureToolSpec } from '@patchbay/testing';
 import { z } from 'zod';
 
 /** Test stand-in connectors: real `defineConnector` definitions whose tools never touch a network. */
@@ -17,31 +10,27 @@ const okVerify: VerifyFunction = async () => ({ valid: true, scopes: [] }) satis
 function tool(
   name: string,
   options: { scopes?: string[]; requires?: string[]; effect?: 'read' | 'write' } = {},
-) {
-  return defineTool({
+): FixtureToolSpec {
+  return {
     name,
     description: `Stand-in tool ${name} used by the protocol tests.`,
     input: z.object({ query: z.string().describe('What to look for') }),
     effect: options.effect ?? 'read',
     requiredScopes: options.scopes ?? [],
     requires: options.requires ?? [],
-    execute: async () => success({}),
-  });
+  };
 }
 
 /** GitHub-like connector: a read tool, a scoped write tool, and one that also needs Slack. */
 export function githubConnector(verify: VerifyFunction = okVerify): Connector {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'github',
     name: 'GitHub',
     description: 'Code hosting.',
-    auth: {
-      kind: 'bearer',
-      scopes: [
-        { name: 'repo', description: 'Read repositories' },
-        { name: 'issues:write', description: 'Open issues' },
-      ],
-    },
+    scopes: [
+      { name: 'repo', description: 'Read repositories' },
+      { name: 'issues:write', description: 'Open issues' },
+    ],
     capabilities: ['list repositories', 'open issues'],
     wouldEnable: ['Open and triage GitHub issues from chat'],
     setupUrl: 'https://app.example.com/settings/integrations/github',
@@ -56,11 +45,11 @@ export function githubConnector(verify: VerifyFunction = okVerify): Connector {
 
 /** Slack-like connector. */
 export function slackConnector(verify: VerifyFunction = okVerify): Connector {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'slack',
     name: 'Slack',
     description: 'Team chat.',
-    auth: { kind: 'bearer', scopes: [{ name: 'chat:write', description: 'Post messages' }] },
+    scopes: [{ name: 'chat:write', description: 'Post messages' }],
     capabilities: ['post messages'],
     wouldEnable: ['Send messages to channels', 'Reply in threads'],
     setupUrl: 'https://app.example.com/settings/integrations/slack',
@@ -74,7 +63,7 @@ export function slackConnector(verify: VerifyFunction = okVerify): Connector {
 
 /** Jira-like connector. */
 export function jiraConnector(verify: VerifyFunction = okVerify): Connector {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'jira',
     name: 'Jira',
     description: 'Issue tracking.',
@@ -92,7 +81,7 @@ export function jiraConnector(verify: VerifyFunction = okVerify): Connector {
 
 /** Linear-like connector, the one tests disable by admin policy. */
 export function linearConnector(verify: VerifyFunction = okVerify): Connector {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'linear',
     name: 'Linear',
     description: 'Product issue tracking.',

@@ -65,22 +65,33 @@ export function toAuditRecord(input: {
   };
 }
 
-/** A JSON Lines audit log file; `flush()` waits for pending writes. */
+/**
+ * A JSON Lines audit log file; `flush()` waits for pending writes. Besides chain reply records it
+ * takes an application's own entries through `append`, which makes it an `AuditSink` of
+ * `@patchbay/connector` (typed structurally here, so sacp needs no dependency on that package).
+ */
 export interface JsonlAuditLog extends SacpAuditSink {
   readonly path: string;
+  /** Appends one entry (any JSON object, no secrets); `at` (ISO time) is filled in when missing. */
+  append(entry: { at?: string } & Record<string, unknown>): Promise<void>;
   flush(): Promise<void>;
 }
 
 /** Appends each record as one JSON line to `path` (directories are created). Writes keep their order. */
 export function createJsonlAuditLog(path: string): JsonlAuditLog {
   let queue: Promise<void> = mkdir(dirname(path), { recursive: true }).then(() => undefined);
+  // Serialised at the call, so the line holds the value as given even if the caller changes it later.
+  const enqueue = (value: unknown) => {
+    const line = `${JSON.stringify(value)}\n`;
+    // A failed write must not block the records after it.
+    queue = queue.catch(() => undefined).then(() => appendFile(path, line, 'utf8'));
+    return queue;
+  };
   return {
     path,
-    write(record) {
-      const line = `${JSON.stringify(record)}\n`;
-      // A failed write must not block the records after it.
-      queue = queue.catch(() => undefined).then(() => appendFile(path, line, 'utf8'));
-      return queue;
+    write: enqueue,
+    append(entry) {
+      return enqueue({ ...entry, at: typeof entry.at === 'string' ? entry.at : new Date().toISOString() });
     },
     flush() {
       return queue;

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
+import { createScriptedModel, type ScriptedModel } from '@patchbay/turn/testing';
 import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,7 +10,20 @@ import { createJsonlAuditLog, createMemoryAuditLog } from './audit-log.js';
 import { defineChain } from './chain.js';
 import { interventionGuardrail, redactionGuardrail } from './guardrails.js';
 import type { SacpReply } from './reply.js';
-import { promptText, replyText, scriptedModel } from './scripted-model.test-helper.js';
+
+/** Serialises an SACP reply the way a well-behaved model would. */
+function replyText(reply: { thought?: string; status: string; data?: unknown; message?: string }): string {
+  return JSON.stringify({
+    thought: reply.thought ?? '',
+    status: reply.status,
+    data: reply.data ?? {},
+    message: reply.message ?? '',
+  });
+}
+
+/** Text of every prompt message the model received on call `index`, for assertions. */
+const promptText = (model: ScriptedModel, index: number): string =>
+  JSON.stringify(model.prompts[index] ?? []);
 
 const reply = (status: SacpReply['status'], data: Record<string, unknown> = {}, message = ''): SacpReply => ({
   thought: '',
@@ -20,7 +34,7 @@ const reply = (status: SacpReply['status'], data: Record<string, unknown> = {}, 
 
 describe('defineChain: routing', () => {
   it('runs a model node then a function node on the success path, mapping data through a template', async () => {
-    const researcher = scriptedModel([
+    const researcher = createScriptedModel([
       'Here you go:\n```json\n' +
         replyText({
           status: 'success',
@@ -65,10 +79,10 @@ describe('defineChain: routing', () => {
     const chain = defineChain({
       nodes: {
         fetcher: {
-          model: scriptedModel([replyText({ status: 'failure', message: 'The API returned 503.' })]),
+          model: createScriptedModel([replyText({ status: 'failure', message: 'The API returned 503.' })]),
           system: 'Fetch.',
         },
-        report: { model: scriptedModel([replyText({ status: 'success' })]), system: 'Report.' },
+        report: { model: createScriptedModel([replyText({ status: 'success' })]), system: 'Report.' },
         handler: {
           input: 'Step failed: {{fetcher.message}}',
           run: (input) => reply('completed', { handled: input }, 'Handled.'),
@@ -182,7 +196,7 @@ describe('defineChain: routing', () => {
 
 describe('defineChain: pause, resume and cycles', () => {
   it('pauses on clarification_needed and resumes with the answer available as {{answer}}', async () => {
-    const booking = scriptedModel([
+    const booking = createScriptedModel([
       replyText({ status: 'clarification_needed', message: 'Which day should I book?' }),
       replyText({ status: 'success', data: { day: 'Tuesday' }, message: 'Booked Tuesday.' }),
     ]);
@@ -288,7 +302,7 @@ describe('defineChain: agent nodes', () => {
   const scoreSchema = z.object({ score: z.number().describe('Confidence between 0 and 1.') });
 
   it('re-asks once when the data breaks the schema, and accepts the corrected reply', async () => {
-    const model = scriptedModel([
+    const model = createScriptedModel([
       replyText({ status: 'success', data: { score: 'high' }, message: 'Scored.' }),
       replyText({ status: 'success', data: { score: 0.9 }, message: 'Scored.' }),
     ]);
@@ -302,13 +316,13 @@ describe('defineChain: agent nodes', () => {
     expect(result.state).toBe('done');
     expect(result.reply.data).toEqual({ score: 0.9 });
     expect(result.trace[0]?.reasks).toBe(1);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     expect(promptText(model, 1)).toContain('data.score');
     expect(promptText(model, 0)).toContain('Confidence between 0 and 1.');
   });
 
   it('gives a failure reply listing the issues when re-asks run out', async () => {
-    const model = scriptedModel([
+    const model = createScriptedModel([
       replyText({ status: 'success', data: { score: 'high' } }),
       replyText({ status: 'success', data: { score: 'still high' } }),
     ]);
@@ -323,7 +337,7 @@ describe('defineChain: agent nodes', () => {
 
     const result = await chain.run('text');
 
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
     const scored = result.outputs.scorer;
     expect(scored?.status).toBe('failure');
     expect(scored?.data.schema_issues).toEqual([expect.stringContaining('data.score')]);
@@ -332,8 +346,8 @@ describe('defineChain: agent nodes', () => {
   });
 
   it('runs tools through callTool, then takes the final SACP reply and carries tool outputs', async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'get_weather', input: { city: 'London' } }] },
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'get_weather', input: { city: 'London' } }] },
       replyText({ status: 'success', data: { city: 'London', temp: 15 }, message: '15°C in London.' }),
     ]);
     const calls: Array<[string, unknown]> = [];
@@ -370,8 +384,8 @@ describe('defineChain: agent nodes', () => {
   });
 
   it('demands the final reply without tools when the tool step budget is used up', async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ name: 'search', input: { q: 'a' } }] },
+    const model = createScriptedModel([
+      { toolCalls: [{ toolName: 'search', input: { q: 'a' } }] },
       replyText({ status: 'success', data: { hits: 1 }, message: 'Done.' }),
     ]);
     const chain = defineChain({
@@ -395,8 +409,8 @@ describe('defineChain: agent nodes', () => {
     const result = await chain.run('find a');
 
     expect(result.reply.data).toEqual({ hits: 1 });
-    expect(model.doGenerateCalls).toHaveLength(2);
-    expect(model.doGenerateCalls[1]?.toolChoice).toEqual({ type: 'none' });
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[1]?.toolChoice).toEqual({ type: 'none' });
     expect(result.reply.data.tool_outputs).toBeUndefined();
   });
 
@@ -416,7 +430,7 @@ describe('defineChain: agent nodes', () => {
   });
 
   it('turns an unreadable reply into the fallback failure after a re-ask', async () => {
-    const model = scriptedModel(['I think the answer is 42.', 'Still just prose.']);
+    const model = createScriptedModel(['I think the answer is 42.', 'Still just prose.']);
     const chain = defineChain({ nodes: { a: { model, system: 's' } }, start: 'a' });
     const result = await chain.run('q');
     expect(result.state).toBe('failed');
@@ -530,7 +544,9 @@ describe('defineChain: guardrails and audit', () => {
       id: 'audited',
       nodes: {
         first: {
-          model: scriptedModel(["{'thought': 't', 'status': 'SUCCESS', 'data': {'k': 1}, 'message': 'ok',}"]),
+          model: createScriptedModel([
+            "{'thought': 't', 'status': 'SUCCESS', 'data': {'k': 1}, 'message': 'ok',}",
+          ]),
           system: 's',
         },
         second: () => reply('completed', {}, 'done'),
@@ -623,7 +639,7 @@ describe('defineChain: validation', () => {
     expect(() => defineChain({ nodes: { input: ok }, start: 'input' })).toThrow(/not allowed/);
     expect(() =>
       defineChain({
-        nodes: { a: { model: scriptedModel([]), system: 'x', dataSchema: { type: 'nope' } } },
+        nodes: { a: { model: createScriptedModel([]), system: 'x', dataSchema: { type: 'nope' } } },
         start: 'a',
       }),
     ).toThrow(expect.objectContaining({ code: 'sacp_invalid_data_schema' }));

@@ -1,20 +1,15 @@
-import { defineConnector, defineTool, type ToolContext } from '@patchbay/connector';
+import { defineTool, type ToolContext } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { callConnectorTool } from './call-connector-tool.js';
 import { callToolAsSubject } from './call-tool-as-subject.js';
+import { createFixtureConnector } from './fixture-connector.js';
 import { snapshotFor } from './snapshot-for.js';
 
 const seen: ToolContext[] = [];
-const connector = defineConnector({
+const connector = createFixtureConnector({
   id: 'notes',
-  name: 'Notes',
-  description: 'A stand-in notes service for these tests.',
-  auth: { kind: 'bearer', scopes: [{ name: 'notes:write', description: 'Write notes' }] },
-  capabilities: ['post notes'],
-  wouldEnable: ['Post notes from chat'],
-  setupUrl: 'https://notes.example.test/connect',
   tools: [
     defineTool({
       name: 'notes_post',
@@ -29,7 +24,6 @@ const connector = defineConnector({
       },
     }),
   ],
-  verify: async () => ({ valid: true, scopes: ['notes:write'] }),
 });
 const tool = connector.tools[0]!;
 const credentials = { token: 'notes-token-123456' };
@@ -101,7 +95,7 @@ describe('callConnectorTool', () => {
       ok: false,
       error_type: 'permission_denied',
       missing_scopes: ['notes:write'],
-      setup_url: 'https://notes.example.test/connect',
+      setup_url: 'https://notes.test/connect',
     });
   });
 

@@ -1,8 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { defineConnector, defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
+import { createFixtureConnector } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type RunTurnOptions, runTurn } from './run-turn.js';
@@ -14,24 +13,17 @@ const wouldEnable = [
   'Summarise a channel on request',
 ];
 
-const chat = defineConnector({
+const chat = createFixtureConnector({
   id: 'chat',
-  name: 'Chat',
-  description: 'A team chat used by these tests.',
-  auth: { kind: 'bearer' },
-  capabilities: ['post messages'],
   wouldEnable,
-  setupUrl: 'https://app.test/settings/chat',
   tools: [
-    defineTool({
+    {
       name: 'chat_post_message',
       description: 'Posts a message to a channel.',
       input: z.object({ text: z.string().describe('Message text') }),
       effect: 'write',
-      execute: async () => success({ ts: '1' }),
-    }),
+    },
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 const textOf = (message: LanguageModelV4Prompt[number]): string =>

@@ -1,8 +1,9 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { createFixtureConnector } from '@patchbay/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { runTurn } from './run-turn.js';
@@ -11,14 +12,8 @@ import { createInMemoryThreadStore } from './thread-store.js';
 
 const sent: { tool: string; input: unknown }[] = [];
 
-const tracker = defineConnector({
+const tracker = createFixtureConnector({
   id: 'tracker',
-  name: 'Tracker',
-  description: 'An issue tracker used by these tests.',
-  auth: { kind: 'bearer', scopes: [{ name: 'write', description: 'Create issues' }] },
-  capabilities: ['create issues', 'list issues'],
-  wouldEnable: ['Create and list issues from chat'],
-  setupUrl: 'https://app.test/settings/tracker',
   tools: [
     defineTool({
       name: 'tracker_create_issue',
@@ -52,17 +47,10 @@ const tracker = defineConnector({
       },
     }),
   ],
-  verify: async () => ({ valid: true, scopes: ['write'] }),
 });
 
-const chat = defineConnector({
+const chat = createFixtureConnector({
   id: 'chat',
-  name: 'Chat',
-  description: 'A team chat used by these tests.',
-  auth: { kind: 'bearer' },
-  capabilities: ['post messages'],
-  wouldEnable: ['Post messages to channels'],
-  setupUrl: 'https://app.test/settings/chat',
   tools: [
     defineTool({
       name: 'chat_post_message',
@@ -78,7 +66,6 @@ const chat = defineConnector({
       },
     }),
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 const connectors = [tracker, chat];
@@ -123,9 +110,7 @@ describe('runTurn', () => {
       'refresh_connector_status',
     ]);
     expect(textOf(model.calls[0]!)).toContain('<connector_status captured_at=\\"2026-11-21T15:00:00Z\\">');
-    expect(textOf(model.calls[0]!)).toContain(
-      '\\"chat\\":{\\"setup_url\\":\\"https://app.test/settings/chat\\"',
-    );
+    expect(textOf(model.calls[0]!)).toContain('\\"chat\\":{\\"setup_url\\":\\"https://chat.test/connect\\"');
     expect(execute).toHaveBeenCalledWith(
       'tracker_list_issues',
       { project: 'WEB' },
@@ -556,14 +541,8 @@ describe('runTurn', () => {
 
   it('never shows credentials to the model, even when a service echoes them', async () => {
     // A service that answers with the caller's token (as some error pages and debug endpoints do).
-    const echo = defineConnector({
+    const echo = createFixtureConnector({
       id: 'echo',
-      name: 'Echo',
-      description: 'A service that repeats the request back, used by this test.',
-      auth: { kind: 'bearer' },
-      capabilities: ['echo requests'],
-      wouldEnable: ['Echo requests'],
-      setupUrl: 'https://app.test/settings/echo',
       tools: [
         defineTool({
           name: 'echo_whoami',
@@ -577,7 +556,6 @@ describe('runTurn', () => {
             }),
         }),
       ],
-      verify: async () => ({ valid: true, scopes: [] }),
     });
     const statusSource = createInMemoryStatusSource();
     statusSource.connect('ana', 'echo', { credentials: { token: 'echo-secret-1' } });

@@ -1,33 +1,25 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { defineConnector, defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { createFixtureConnector } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectorStatusPromptName, connectorStatusResourceUri, createMcpGateway } from './mcp-gateway.js';
 
 const wouldEnable = ['Post messages to team channels', 'Tell the team when a deploy finishes'];
 
-const chat = defineConnector({
+const chat = createFixtureConnector({
   id: 'chat',
-  name: 'Chat',
-  description: 'A fictional team chat used in tests.',
-  auth: { kind: 'bearer' },
-  capabilities: ['post messages'],
   wouldEnable,
-  setupUrl: 'https://chat.test/connect',
   tools: [
-    defineTool({
+    {
       name: 'chat_post_message',
       description: 'Posts a message.',
       input: z.object({ text: z.string().describe('Message text') }),
       effect: 'write',
-      execute: async () => success({ ts: '1' }),
-    }),
+    },
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 describe('the per-turn block over MCP', () => {

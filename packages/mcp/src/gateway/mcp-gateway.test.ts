@@ -4,10 +4,11 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { PatchbayError, success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource, type InMemoryStatusSource } from '@patchbay/protocol';
+import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,14 +32,9 @@ const chatToken = 'chat_tok_AnotherSecret98765';
 
 /** A second connector (`chat`), so `requires` and admin policy have something to act on; served by the same msw server. */
 function createChatConnector() {
-  return defineConnector({
+  return createFixtureConnector({
     id: 'chat',
-    name: 'Chat',
-    description: 'A fictional team chat used in tests.',
-    auth: { kind: 'bearer', scopes: [{ name: 'chat:write', description: 'Post messages' }] },
-    capabilities: ['post messages'],
-    wouldEnable: ['Post to the team chat'],
-    setupUrl: 'https://chat.test/connect',
+    scopes: ['chat:write'],
     tools: [
       defineTool({
         name: 'chat_post_message',
@@ -55,7 +51,6 @@ function createChatConnector() {
         },
       }),
     ],
-    verify: async () => ({ valid: true, scopes: ['chat:write'] }),
   });
 }
 

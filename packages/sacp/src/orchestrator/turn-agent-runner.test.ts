@@ -1,8 +1,9 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { defineConnector, defineTool } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { createFixtureConnector } from '@patchbay/testing';
 import { createInMemoryThreadStore } from '@patchbay/turn';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { type ModelMessage, tool } from 'ai';
@@ -16,14 +17,8 @@ import { type TurnAgentEvent, turnAgentRunner } from './turn-agent-runner.js';
 /** Requests that reached the tracker "service"; an in-process stand-in for its HTTP API. */
 const sent: { tool: string; input: unknown }[] = [];
 
-const tracker = defineConnector({
+const tracker = createFixtureConnector({
   id: 'tracker',
-  name: 'Tracker',
-  description: 'An issue tracker used by these tests.',
-  auth: { kind: 'bearer', scopes: [{ name: 'write', description: 'Create issues' }] },
-  capabilities: ['list issues', 'create issues'],
-  wouldEnable: ['List and create issues from chat'],
-  setupUrl: 'https://app.test/settings/tracker',
   tools: [
     defineTool({
       name: 'tracker_list_issues',
@@ -50,17 +45,10 @@ const tracker = defineConnector({
       },
     }),
   ],
-  verify: async () => ({ valid: true, scopes: ['write'] }),
 });
 
-const chat = defineConnector({
+const chat = createFixtureConnector({
   id: 'chat',
-  name: 'Chat',
-  description: 'A team chat used by these tests.',
-  auth: { kind: 'bearer' },
-  capabilities: ['post messages'],
-  wouldEnable: ['Post messages to channels'],
-  setupUrl: 'https://app.test/settings/chat',
   tools: [
     defineTool({
       name: 'chat_post_message',
@@ -73,7 +61,6 @@ const chat = defineConnector({
       },
     }),
   ],
-  verify: async () => ({ valid: true, scopes: [] }),
 });
 
 const connectors = [tracker, chat];
@@ -237,12 +224,12 @@ describe('turnAgentRunner', () => {
       ok: false,
       error_type: 'connector_not_configured',
       connector: 'chat',
-      setup_url: 'https://app.test/settings/chat',
+      setup_url: 'https://chat.test/connect',
     });
     expect(sent).toEqual([]);
     expect(result.state).toBe('failed');
     expect(result.reply.status).toBe('failure');
-    expect(result.reply.message).toContain('https://app.test/settings/chat');
+    expect(result.reply.message).toContain('https://chat.test/connect');
     expect(result.trace[0]?.ok).toBe(true);
   });
 
