@@ -1,60 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { childRunTimeoutMs, type FixtureOutcome, runChildVitest } from '../test/child-vitest-run.js';
 
-interface JsonAssertion {
-  title: string;
-  status: string;
-  failureMessages: string[];
-}
-interface JsonReport {
-  testResults: { name: string; assertionResults: JsonAssertion[] }[];
-}
-
-const packageRoot = resolve(import.meta.dirname, '..');
-
-/**
- * The child vitest run over the broken fixtures: ~4 s quiet, measured up to 15 s with both cores busy
- * and another suite running. 150 s for the child and the hook alike, so only a hang fails it.
- */
-const childRunTimeoutMs = 150_000;
-let report: JsonReport;
-let workDirectory: string;
-
-/** Failed test titles, their messages and the number passed, for one fixture file of the child run. */
-function outcome(fixture: string): { failed: string[]; passed: number; messages: string[] } {
-  const file = report.testResults.find((result) => result.name.endsWith(`/test-fixtures/${fixture}`));
-  if (!file) throw new Error(`the child run has no result for ${fixture}`);
-  const failed = file.assertionResults.filter((test) => test.status === 'failed');
-  return {
-    failed: failed.map((test) => test.title).sort(),
-    passed: file.assertionResults.filter((test) => test.status === 'passed').length,
-    messages: failed.flatMap((test) => test.failureMessages),
-  };
-}
+let outcome: (fixture: string) => FixtureOutcome;
 
 // The suite runs against deliberately broken connectors in a child vitest process, so their
 // failures are observed here instead of failing this package's own run.
 beforeAll(async () => {
-  workDirectory = await mkdtemp(join(tmpdir(), 'patchbay-conformance-'));
-  const outputFile = join(workDirectory, 'report.json');
-  await new Promise<void>((done) => {
-    execFile(
-      join(packageRoot, 'node_modules/.bin/vitest'),
-      ['run', '--config', 'test-fixtures/vitest.config.ts', '--reporter=json', `--outputFile=${outputFile}`],
-      { cwd: packageRoot, env: { ...process.env, CI: '1' }, timeout: childRunTimeoutMs },
-      // A non-zero exit is the expected outcome: the broken connectors fail.
-      () => done(),
-    );
-  });
-  report = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
+  outcome = await runChildVitest('test-fixtures/vitest.config.ts');
 }, childRunTimeoutMs);
-
-afterAll(async () => {
-  if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
-});
 
 describe('createTestServer in a real run', () => {
   it('fails a test whose code swallowed the error of an unhandled request', () => {

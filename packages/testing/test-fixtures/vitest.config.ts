@@ -11,5 +11,5 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '..'),
   // Its own cache, so the child run never writes files the parent run is reading.
   cacheDir: resolve(import.meta.dirname, '../node_modules/.vite-fixtures'),
-  test: { ...shared.test, include: ['test-fixtures/**/*.fixture.ts'] },
+  test: { ...shared.test, include: ['test-fixtures/*.fixture.ts'] },
 });
