@@ -4,6 +4,7 @@ import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { approvalGate } from './approval-gate.js';
 import { type CallState, errorMessage, type GateContext, noSecrets, secretsFor } from './gate-context.js';
 import type { Instruments } from './observability.js';
+import { reopenProposal } from './proposal-checks.js';
 import type { ToolEntry } from './registry.js';
 import { type RunGrant, runAgent } from './run-agent.js';
 import { buildStatusSnapshot } from './status-snapshot.js';
@@ -25,8 +26,15 @@ const expectedOutcomes: ReadonlySet<string> = new Set([
   'approval_required',
 ]);
 
+function cancelledBeforeStart(): Envelope {
+  return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
+}
+
 /** Routing: the tool exists, its agent is up, and the caller has not given up yet. */
-export function routeStep(context: GateContext, call: CallState): Step<ToolEntry> & { entry?: ToolEntry } {
+export function routeStep(
+  context: GateContext,
+  call: Pick<CallState, 'name' | 'signal'>,
+): Step<ToolEntry> & { entry?: ToolEntry } {
   const entry = context.registry.lookup(call.name);
   if (!entry) {
     return {
@@ -47,7 +55,7 @@ export function routeStep(context: GateContext, call: CallState): Step<ToolEntry
     return {
       ok: false,
       entry,
-      envelope: failure('timeout', { userMessage: 'The request was cancelled before it started.' }),
+      envelope: cancelledBeforeStart(),
     };
   }
   return { ok: true, value: entry };
@@ -143,6 +151,12 @@ async function pipeline(context: GateContext, call: CallState): Promise<Pipeline
   if (entry.needsApproval || call.proposal) {
     const refusal = await approvalGate(context, call, entry);
     if (refusal) return { envelope: refusal, entry, secrets };
+  }
+  if (call.signal?.aborted) {
+    // Cancelled while the gate waited on its stores: the call never started, so no approval is spent.
+    if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
+    call.consumed = undefined;
+    return { envelope: cancelledBeforeStart(), entry, secrets };
   }
   const envelope = await runAgent(context, call, entry, validation.value, grant);
   await writeBackStep(context, call, entry, envelope);

@@ -1,4 +1,4 @@
-import type { Credentials, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
+import type { AuditSink, Credentials, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
 import { secretCredentialValues } from '@patchbay/connector';
 import type { Logger } from 'pino';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
@@ -16,6 +16,10 @@ export interface GateLimits {
   startTimeoutMs: number;
   /** Wait recorded for a rate-limited result that gives no `retry_after_s`. */
   defaultRetryAfterS: number;
+  /** How long a pending proposal can be approved, from its creation. */
+  proposalTtlMs: number;
+  /** How long an approval authorises its call, from the decision. */
+  approvalTtlMs: number;
 }
 
 /**
@@ -34,6 +38,10 @@ export interface GateContext {
   /** Names of each connector's secret credential fields; other fields (a site, an account SID) stay readable. */
   readonly secretFields: Record<string, readonly string[]>;
   readonly limits: GateLimits;
+  /** Where refusals of tampered proposals are recorded; they are logged either way. */
+  readonly audit: AuditSink | undefined;
+  /** The key proposals are signed with (resolved on first use). Never logged. */
+  readonly proposalKey: () => Uint8Array;
 }
 
 /** One tool call on its way through the gate. */
@@ -45,6 +53,8 @@ export interface CallState {
   signal: AbortSignal | undefined;
   /** Set by `executeProposal`: the approval to consume instead of searching. */
   proposal?: Proposal | undefined;
+  /** Set by the approval step: the proposal this call consumed (now `executed`). */
+  consumed?: Proposal | undefined;
 }
 
 /** The empty secret list, shared so calls without credentials allocate nothing. */

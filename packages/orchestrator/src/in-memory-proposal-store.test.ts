@@ -44,4 +44,20 @@ describe('createInMemoryProposalStore', () => {
     expect(await store.list({ state: 'approved' })).toEqual([]);
     await expect(store.create(proposal)).rejects.toThrow(/already exists/);
   });
+
+  it('writes the approval MAC on approval and clears every decision field on a return to pending', async () => {
+    const store = createInMemoryProposalStore();
+    await store.create({ ...proposal, owner: 'agent-1', mac: 'signed' });
+    const approved = await store.transition('prop_1', 'pending', 'approved', {
+      decidedBy: 'alice',
+      at: '2030-01-01T00:01:00.000Z',
+      approvalMac: 'approval',
+    });
+    expect(approved).toMatchObject({ owner: 'agent-1', mac: 'signed', approvalMac: 'approval' });
+    const reopened = await store.transition('prop_1', 'approved', 'pending');
+    expect(reopened).toMatchObject({ state: 'pending', mac: 'signed' });
+    expect(reopened).not.toHaveProperty('approvalMac');
+    expect(reopened).not.toHaveProperty('decidedAt');
+    expect(reopened).not.toHaveProperty('decidedBy');
+  });
 });

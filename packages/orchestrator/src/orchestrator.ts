@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Meter, Tracer } from '@opentelemetry/api';
-import type { Connector, Proposal, ProposalState, ProposalStore, StatusSource } from '@patchbay/connector';
+import type {
+  AuditSink,
+  Connector,
+  Proposal,
+  ProposalState,
+  ProposalStore,
+  StatusSource,
+} from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
+import { PatchbayError } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool } from './agent.js';
 import { createAgentLifecycle, type OrchestratorHealth } from './agent-lifecycle.js';
@@ -11,6 +19,7 @@ import type { CallState, GateContext } from './gate-context.js';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { createInstruments, orchestratorLogger } from './observability.js';
+import { minimumProposalKeyLength, randomProposalKey } from './proposal-mac.js';
 import { createProposalsApi } from './proposals-api.js';
 import { ToolRegistry } from './registry.js';
 
@@ -24,6 +33,23 @@ export interface OrchestratorOptions {
   connectors?: readonly Connector[];
   /** Where approval proposals live; in memory by default. */
   proposals?: ProposalStore;
+  /**
+   * Key of the MACs that bind each proposal (subject, tool, owning agent, arguments, creation time,
+   * definition) and each approval, at least 16 bytes. Default: the proposal store's `macKey()` (the
+   * SQLite store derives one from its secret key, so every process sharing the store agrees), else a
+   * random key of this process — proposals made then verify only in this process and not after a
+   * restart. Never stored beside the proposals.
+   */
+  proposalKey?: Uint8Array;
+  /** Where refusals of tampered proposals are recorded (they are logged either way). */
+  audit?: AuditSink;
+  /** How long a pending proposal can be approved, from its creation. Default 24 hours. */
+  proposalTtlMs?: number;
+  /**
+   * How long an approval authorises its call, from the decision: after that the call needs a new
+   * proposal. Default 15 minutes. (`approveAndExecute` runs the call at once.)
+   */
+  approvalTtlMs?: number;
   /** A pino logger; silent by default. Secret paths are redacted on a child of it. */
   logger?: Logger;
   /** OpenTelemetry meter; the global provider's by default. */
@@ -68,11 +94,29 @@ export interface Orchestrator {
   create<Config>(kind: string, config: Config): Agent;
   /** Runs a tool call through every gate. Never throws: every outcome is an envelope. */
   execute(name: string, args: unknown, options: ExecuteOptions): Promise<Envelope>;
-  /** Approves a pending proposal. */
+  /**
+   * Approves a pending proposal, so the next identical call (within `approvalTtlMs`) runs. Refuses
+   * with a `PatchbayError` when the call could not start now: `proposal_not_found`,
+   * `proposal_not_pending`, `proposal_tampered`, `proposal_expired`, or the error type the call
+   * would get (`tool_unavailable`, `rate_limited`, …); the proposal then stays pending (or is voided).
+   */
   approve(id: string, decision?: { decidedBy?: string }): Promise<Proposal>;
+  /**
+   * Approves a pending proposal and runs it once: what `patchbay approve` does. Throws only
+   * `proposal_not_found` / `proposal_not_pending`; every other outcome is an envelope. A call that
+   * could not start leaves the proposal pending, approvable again.
+   */
+  approveAndExecute(
+    id: string,
+    decision?: { decidedBy?: string },
+    options?: Omit<ExecuteOptions, 'subject'>,
+  ): Promise<Envelope>;
   /** Rejects a pending or approved proposal with a reason. */
   reject(id: string, decision: { reason: string; decidedBy?: string }): Promise<Proposal>;
-  /** Runs an approved proposal (once). Never throws. */
+  /**
+   * Runs an approved proposal (once). Never throws. A proposal whose MACs do not verify is refused
+   * (`conflict`), voided and audited; one whose call could not start returns to pending.
+   */
   executeProposal(id: string, options?: Omit<ExecuteOptions, 'subject'>): Promise<Envelope>;
   /** Lists proposals. */
   listProposals(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
@@ -95,6 +139,26 @@ export interface Orchestrator {
   listAgents(): Agent[];
 }
 
+/** The proposal key: the option, else the store's, else a random one for this process (with a warning for a store of its own). */
+function resolveProposalKey(options: OrchestratorOptions, store: ProposalStore, log: Logger): Uint8Array {
+  const key = options.proposalKey ?? store.macKey?.();
+  if (key !== undefined) {
+    if (key.length < minimumProposalKeyLength) {
+      throw new PatchbayError(
+        'invalid_proposal_key',
+        `The proposal key must be at least ${minimumProposalKeyLength} bytes.`,
+      );
+    }
+    return key;
+  }
+  if (options.proposals) {
+    log.warn(
+      'proposals are signed with a key of this process only: other processes, and this one after a restart, will refuse them (pass proposalKey, or a store with macKey())',
+    );
+  }
+  return randomProposalKey();
+}
+
 /**
  * Creates an orchestrator. Connectors given in options are registered as agents at once. The
  * orchestrator is three parts over one shared context: the agent lifecycle (`agent-lifecycle.ts`),
@@ -102,10 +166,13 @@ export interface Orchestrator {
  * and the proposals a person decides (`proposals-api.ts`).
  */
 export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
+  const proposalStore = options.proposals ?? createInMemoryProposalStore();
+  const orchestratorLog = orchestratorLogger(options.logger);
+  let proposalKey: Uint8Array | undefined;
   const context: GateContext = {
     statusSource: options.statusSource,
-    proposals: options.proposals ?? createInMemoryProposalStore(),
-    log: orchestratorLogger(options.logger),
+    proposals: proposalStore,
+    log: orchestratorLog,
     now: options.now ?? (() => new Date()),
     registry: new ToolRegistry(),
     validator: new JsonSchemaValidator(),
@@ -117,6 +184,13 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
       defaultRetryAfterS: options.defaultRetryAfterS ?? 60,
+      proposalTtlMs: options.proposalTtlMs ?? 24 * 60 * 60_000,
+      approvalTtlMs: options.approvalTtlMs ?? 15 * 60_000,
+    },
+    audit: options.audit,
+    proposalKey: () => {
+      proposalKey ??= resolveProposalKey(options, proposalStore, orchestratorLog);
+      return proposalKey;
     },
   };
   const instruments = createInstruments(options.meter, options.tracer);
@@ -142,6 +216,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       });
     },
     approve: proposals.approve,
+    approveAndExecute: proposals.approveAndExecute,
     reject: proposals.reject,
     executeProposal: proposals.executeProposal,
     listProposals: proposals.listProposals,
