@@ -1,3 +1,4 @@
+export { exceedsDepth, maxArgumentDepth, tooDeepMessage } from './argument-limits.js';
 export {
   type AvailabilityTool,
   type SetupUrls,

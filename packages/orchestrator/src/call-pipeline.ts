@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { toolAvailability } from '@patchbay/connector';
+import { exceedsDepth, maxArgumentDepth, tooDeepMessage, toolAvailability } from '@patchbay/connector';
 import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { approvalGate } from './approval-gate.js';
 import { type CallState, errorMessage, type GateContext, noSecrets, secretsFor } from './gate-context.js';
@@ -87,8 +87,22 @@ export async function statusStep(
   };
 }
 
-/** Validation: the agent's own (zod) validation, else the tool's JSON Schema; yields the value to pass on. */
+/**
+ * Validation: a depth limit first (validators recurse, so a value nested thousands of levels deep
+ * would overflow the stack), then the agent's own (zod) validation, else the tool's JSON Schema;
+ * yields the value to pass on.
+ */
 export function validateStep(context: GateContext, entry: ToolEntry, args: unknown): Step<unknown> {
+  if (exceedsDepth(args, maxArgumentDepth)) {
+    return {
+      ok: false,
+      envelope: failure('invalid_arguments', {
+        connector: entry.tool.connectorId,
+        issues: [{ path: '(input)', message: tooDeepMessage(maxArgumentDepth) }],
+        userMessage: tooDeepMessage(maxArgumentDepth),
+      }),
+    };
+  }
   const { agent } = entry.record;
   if (agent.validate) return agent.validate(entry.tool.name, args);
   return context.validator.validate(entry.validationKey, entry.tool.inputJsonSchema, args, {

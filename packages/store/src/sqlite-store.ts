@@ -58,13 +58,14 @@ export class SqliteStore implements PatchbayStore {
   constructor(
     private readonly handle: SqliteHandle,
     private readonly keyResolver: () => ResolvedSecretKey,
+    options: { maxThreadMessageChars?: number | undefined } = {},
   ) {
     this.proposals = new SqliteProposalStore(handle, () => {
       this.proposalKey ??= deriveProposalKey(this.key().key);
       return this.proposalKey;
     });
     this.audit = new SqliteAuditLog(handle);
-    this.threads = new SqliteThreadStore(handle);
+    this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
   }
 
   /** The database file. */

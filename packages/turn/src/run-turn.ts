@@ -9,11 +9,14 @@ import type { Meter } from '@opentelemetry/api';
 import {
   type Connector,
   canonicalJson,
+  exceedsDepth,
+  maxArgumentDepth,
   type StatusSnapshot,
   type StatusSource,
   type Thread,
   type ThreadStore,
   type ToolEffect,
+  tooDeepMessage,
 } from '@patchbay/connector';
 import {
   type Envelope,
@@ -22,6 +25,7 @@ import {
   interactiveErrorTypes,
   renderEnvelopeForModel,
   success,
+  truncateForModel,
 } from '@patchbay/envelope';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import {
@@ -39,7 +43,7 @@ import {
   stampMessage,
   toLanguageModelTools,
 } from '@patchbay/protocol';
-import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
+import type { AssistantContent, ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
 import { toLanguageModelPrompt } from './model-prompt.js';
 import {
   askUserReply,
@@ -115,6 +119,11 @@ export interface RunTurnOptions {
   verify?: LiveVerificationOptions;
   /** Cancels the model calls and tool calls of the turn. */
   signal?: AbortSignal;
+  /**
+   * Most characters one tool result puts into the prompt and the stored thread. A longer result is
+   * cut, with a note of its full size; the full envelope stays in `trace.calls`. Default 20,000.
+   */
+  maxResultChars?: number;
   /** OpenTelemetry meter for the turn counters; the global provider's by default. */
   meter?: Meter;
 }
@@ -134,8 +143,11 @@ export interface TurnStep {
   finishReason: LanguageModelV4FinishReason['unified'];
 }
 
-/** Why a call the model made was answered without being sent to the orchestrator. */
-export type SkipReason = 'duplicate' | 'side_effect_done' | 'ungrounded_input' | 'invalid_json';
+/**
+ * Why a call the model made was answered without being sent to the orchestrator. `too_deep`:
+ * arguments nested deeper than `maxArgumentDepth` of `@patchbay/connector`.
+ */
+export type SkipReason = 'duplicate' | 'side_effect_done' | 'ungrounded_input' | 'invalid_json' | 'too_deep';
 
 /** One tool call the model made and the envelope it received. */
 export interface TurnCall {
@@ -211,13 +223,17 @@ function cacheProviderOf(model: LanguageModelV4): CacheProvider {
   return 'other';
 }
 
-function parseInput(input: string): { ok: true; value: unknown } | { ok: false } {
+function parseInput(input: string): { ok: true; value: unknown } | { ok: false; tooDeep: boolean } {
   if (input.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(input) };
+    value = JSON.parse(input);
   } catch {
-    return { ok: false };
+    return { ok: false, tooDeep: false };
   }
+  // Kept as text: the thread store and providers serialise recursively and would overflow on it.
+  if (exceedsDepth(value, maxArgumentDepth)) return { ok: false, tooDeep: true };
+  return { ok: true, value };
 }
 
 function valueAt(args: unknown, path: string): unknown {
@@ -254,9 +270,20 @@ function groundedInUserText(args: unknown, envelope: ErrorEnvelope, text: string
   return (envelope.missing ?? []).every((field) => grounded(valueAt(args, field.field)));
 }
 
-function jsonOfEnvelope(envelope: Envelope) {
-  // The model reads the compact, redacted, meta-free form; correlation ids would only cost tokens.
-  return JSON.parse(renderEnvelopeForModel(envelope));
+type ToolResultOutput = ToolResultPart['output'];
+
+/** Default of {@link RunTurnOptions.maxResultChars}. */
+const defaultMaxResultChars = 20_000;
+
+/**
+ * The tool result as the model reads it: the compact, redacted, meta-free envelope (correlation ids
+ * would only cost tokens), as JSON; when longer than `maxChars`, its start as text with a note of
+ * the full size. The full envelope stays in the trace.
+ */
+function modelOutputOf(envelope: Envelope, maxChars: number): ToolResultOutput {
+  const rendered = renderEnvelopeForModel(envelope);
+  if (rendered.length <= maxChars) return { type: 'json', value: JSON.parse(rendered) };
+  return { type: 'text', value: truncateForModel(rendered, maxChars) };
 }
 
 /**
@@ -271,6 +298,7 @@ function jsonOfEnvelope(envelope: Envelope) {
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const clock = options.now ?? (() => new Date());
   const maxSteps = options.maxSteps ?? 8;
+  const maxResultChars = options.maxResultChars ?? defaultMaxResultChars;
   const retry = options.retry ?? {};
   const maxAttempts = retry.maxAttempts ?? 3;
   const temperatureStep = retry.temperatureStep ?? 0.2;
@@ -449,9 +477,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         (envelope) => envelope.error_type === 'needs_input',
       );
       if (!parsed.ok) {
-        record.skipped = 'invalid_json';
+        record.skipped = parsed.tooDeep ? 'too_deep' : 'invalid_json';
         record.envelope = failure('invalid_arguments', {
-          issues: [{ path: '', message: 'The arguments were not valid JSON.' }],
+          issues: [
+            {
+              path: '',
+              message: parsed.tooDeep
+                ? tooDeepMessage(maxArgumentDepth)
+                : 'The arguments were not valid JSON.',
+            },
+          ],
         });
       } else if (call.toolName === refreshConnectorStatusToolName) {
         snapshot = await capture();
@@ -517,7 +552,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: { type: 'json', value: jsonOfEnvelope(record.envelope) },
+        output: modelOutputOf(record.envelope, maxResultChars),
       });
     }
 
