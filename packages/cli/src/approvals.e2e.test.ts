@@ -106,6 +106,43 @@ describe('approvals across processes', () => {
     expect(demo.service.deleted).not.toContain('b2');
   });
 
+  it('approving while the server is down leaves the proposal pending; a later approve runs it once', async () => {
+    const home = demo.newHome();
+    const servers = (command: string) =>
+      writeFileSync(
+        join(home, 'mcp-servers.json'),
+        JSON.stringify({
+          mcpServers: {
+            echo: {
+              command,
+              args: [join(packageDirectory, 'test-fixtures', 'echo-mcp-server.mjs')],
+              env: { ECHO_WITH_NOTE: '1' },
+            },
+          },
+        }),
+      );
+    servers(process.execPath);
+    const call = await patchbay(home, ['call', 'save_note', '--args', '{"note":"call Bob"}']);
+    const id = JSON.parse(call.stdout).proposal_id as string;
+    expect(id).toMatch(/^prop_/);
+
+    servers(join(home, 'no-such-server'));
+    const down = await patchbay(home, ['approve', id]);
+    expect(down.code).toBe(4);
+    expect(JSON.parse(down.stdout)).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
+    expect(down.stderr).toContain(`Proposal ${id} is still pending`);
+    const listed = JSON.parse((await patchbay(home, ['proposals', '--json'])).stdout);
+    expect(listed).toEqual([expect.objectContaining({ id, state: 'pending' })]);
+
+    servers(process.execPath);
+    const up = await patchbay(home, ['approve', id]);
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout)).toMatchObject({ ok: true, data: 'saved: call Bob' });
+    const again = await patchbay(home, ['approve', id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`Proposal ${id} is executed, not pending.`);
+  });
+
   it('reports unknown proposal ids readably', async () => {
     const home = await connectedHome();
     for (const command of ['approve', 'reject']) {

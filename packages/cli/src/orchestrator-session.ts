@@ -50,7 +50,12 @@ export async function withOrchestrator<T>(
   const { createOrchestrator } = await import('@patchbay/orchestrator');
   const connectors = await runtime.connectors();
   const store = runtime.store();
-  const orchestrator = createOrchestrator({ statusSource: store, connectors, proposals: store.proposals });
+  const orchestrator = createOrchestrator({
+    statusSource: store,
+    connectors,
+    proposals: store.proposals,
+    audit: store.audit,
+  });
   const servesTool = options.tool !== undefined && orchestrator.getTool(options.tool) !== undefined;
   if (options.mcpServers && !servesTool) {
     for (const agent of await loadMcpAgents(runtime, options.mcpServers)) orchestrator.register(agent);

@@ -1,3 +1,4 @@
+export { exceedsDepth, maxArgumentDepth, tooDeepMessage } from './argument-limits.js';
 export {
   type AvailabilityTool,
   type SetupUrls,
@@ -43,7 +44,7 @@ export {
 export { invokeTool } from './invoke-tool.js';
 export type { AuditEntry, AuditSink } from './ports/audit-sink.js';
 export type { Checkpointer } from './ports/checkpointer.js';
-export type { Proposal, ProposalState, ProposalStore } from './ports/proposal-store.js';
+export type { Proposal, ProposalDecision, ProposalState, ProposalStore } from './ports/proposal-store.js';
 export type { StatusSource, StoredConnection, SubjectState } from './ports/status-source.js';
 export {
   messageSentAt,

@@ -57,6 +57,7 @@ export {
   type ModelRenderOptions,
   renderEnvelopeForModel,
   renderEnvelopeForUser,
+  truncateForModel,
   type UserRenderOptions,
 } from './render.js';
 export { type EnvelopeContext, redactWith, retryAfterSeconds, toEnvelope } from './to-envelope.js';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   approvalRequired,
@@ -12,7 +13,7 @@ import {
 } from './constructors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { errorTypes } from './error-types.js';
-import { formatWait, renderEnvelopeForModel, renderEnvelopeForUser } from './render.js';
+import { formatWait, renderEnvelopeForModel, renderEnvelopeForUser, truncateForModel } from './render.js';
 
 describe('renderEnvelopeForModel', () => {
   it('renders one line of JSON with sorted keys and no meta', () => {
@@ -53,6 +54,41 @@ describe('renderEnvelopeForModel', () => {
     const text = renderEnvelopeForModel(envelope, { secrets: ['my-own-secret'] });
     expect(text).not.toContain('abcdefgh12345678');
     expect(text).not.toContain('my-own-secret');
+  });
+});
+
+describe('truncateForModel and maxLength', () => {
+  it('keeps a rendering within the limit and notes the full size of a cut one', () => {
+    const big = success({ text: 'x'.repeat(5 * 1024 * 1024) });
+    const full = renderEnvelopeForModel(big);
+    const cut = renderEnvelopeForModel(big, { maxLength: 20_000 });
+    expect(cut.startsWith(full.slice(0, 20_000))).toBe(true);
+    expect(
+      cut.endsWith(
+        `… [result truncated: ${full.length.toLocaleString('en-US')} characters, showing the first 20,000]`,
+      ),
+    ).toBe(true);
+    expect(cut.length).toBeLessThan(20_100);
+    expect(renderEnvelopeForModel(success({ a: 1 }), { maxLength: 20_000 })).toBe(
+      '{"data":{"a":1},"ok":true}',
+    );
+  });
+
+  it('never splits a surrogate pair and never exceeds limit + note', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.nat({ max: 250 }), (text, limit) => {
+        const cut = truncateForModel(text, limit);
+        if (text.length <= limit) {
+          expect(cut).toBe(text);
+          return;
+        }
+        const kept = cut.slice(0, cut.lastIndexOf('… [result truncated'));
+        expect(text.startsWith(kept)).toBe(true);
+        expect(kept.length).toBeLessThanOrEqual(limit);
+        expect(kept.length).toBeGreaterThanOrEqual(limit - 1);
+        expect(/[\uD800-\uDBFF]$/.test(kept)).toBe(false);
+      }),
+    );
   });
 });
 

@@ -7,6 +7,11 @@ export interface ModelRenderOptions {
   maxStringLength?: number;
   /** Credential values to remove, for envelopes that did not come through `toEnvelope`. */
   secrets?: Iterable<string>;
+  /**
+   * Longest text returned, in characters: a longer rendering is cut there and ends with a note of
+   * its full size (see {@link truncateForModel}); the cut text is no longer JSON.
+   */
+  maxLength?: number;
 }
 
 /** Options of {@link renderEnvelopeForUser}. */
@@ -66,12 +71,30 @@ function stableJson(value: unknown, redact: Redactor, maxStringLength: number | 
  * `meta` (correlation ids and timings would only cost tokens and break prompt caching).
  */
 export function renderEnvelopeForModel(envelope: Envelope, options: ModelRenderOptions = {}): string {
+  let text: string;
   try {
     const { meta: _meta, ...rest } = envelope;
-    return stableJson(rest, createRedactor(options.secrets ?? []), options.maxStringLength);
+    text = stableJson(rest, createRedactor(options.secrets ?? []), options.maxStringLength);
   } catch {
     return '{"error_type":"internal_error","ok":false,"retryable":false}';
   }
+  return options.maxLength === undefined ? text : truncateForModel(text, options.maxLength);
+}
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/**
+ * Text at most `maxLength` characters long plus, when it had to be cut, a note the model can read:
+ * `… [result truncated: 5,242,880 characters, showing the first 20,000]`. A cut never splits a
+ * UTF-16 surrogate pair.
+ */
+export function truncateForModel(text: string, maxLength: number): string {
+  const limit = Math.max(0, Math.floor(maxLength));
+  if (text.length <= limit) return text;
+  let end = limit;
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [result truncated: ${grouped.format(text.length)} characters, showing the first ${grouped.format(end)}]`;
 }
 
 /** "30 seconds", "1 minute", "2 hours": a wait a person reads at a glance. */

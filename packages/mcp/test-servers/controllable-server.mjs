@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A test stand-in MCP server whose behaviour the tests steer: echo, hang, crash, change its own
-// tool list, report an environment variable, answer with isError. Plain JS so `node` runs it
+// tool list, report an environment variable, answer with isError or with a result of any size. Plain JS so `node` runs it
 // without a build. Run it directly for stdio; import `createControllableServer` to serve it
 // in-process (streamable HTTP tests).
 //
@@ -53,6 +53,33 @@ export function createControllableServer(options = {}) {
       content: [{ type: 'text', text: JSON.stringify({ text: value, length: value.length }) }],
       structuredContent: { text: value, length: value.length },
     }),
+  );
+
+  server.registerTool(
+    'big_result',
+    {
+      description: 'Answers with a text of the given number of characters (for result size limits).',
+      inputSchema: { characters: z.number().int().min(0).describe('How many characters to return') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ characters }) => text('x'.repeat(characters)),
+  );
+
+  server.registerTool(
+    'busy',
+    {
+      description: 'Blocks the server for the given time, pings included, then answers.',
+      inputSchema: { milliseconds: z.number().int().min(0).describe('How long to block') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ milliseconds }) => {
+      // A synchronous wait, like a server serialising a huge answer: nothing else is read meanwhile.
+      const end = Date.now() + milliseconds;
+      while (Date.now() < end) {
+        // busy on purpose
+      }
+      return text('done');
+    },
   );
 
   server.registerTool(

@@ -183,8 +183,10 @@ describe('approval of destructive calls', () => {
     };
     const { orchestrator } = await setup(tamperingStore);
     const id = proposalIdOf(await orchestrator.execute('acme_delete_ticket', { id: 'T-1' }, { subject }));
-    await orchestrator.approve(id);
+    // Approving checks the proposal first: the edited copy is refused and voided.
+    await expect(orchestrator.approve(id)).rejects.toMatchObject({ code: 'proposal_tampered' });
     expect(await orchestrator.executeProposal(id)).toMatchObject({ ok: false, error_type: 'conflict' });
+    expect((await store.get(id))?.state).toBe('expired');
     expect(deletes()).toBe(0);
   });
 

@@ -34,6 +34,12 @@ export function createInMemoryProposalStore(): ProposalStore {
         next.decidedAt = decision.at ?? new Date().toISOString();
         if (decision.decidedBy !== undefined) next.decidedBy = decision.decidedBy;
         if (decision.reason !== undefined) next.reason = decision.reason;
+        if (to === 'approved' && decision.approvalMac !== undefined) next.approvalMac = decision.approvalMac;
+      } else if (to === 'pending') {
+        // Approvable again: no earlier decision may count for it.
+        delete next.decidedAt;
+        delete next.decidedBy;
+        delete next.approvalMac;
       }
       proposals.set(id, next);
       return copy(next);

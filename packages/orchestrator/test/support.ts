@@ -1,8 +1,15 @@
 import { Writable } from 'node:stream';
-import type { StatusSource, StoredConnection, SubjectState } from '@patchbay/connector';
+import type {
+  Proposal,
+  ProposalStore,
+  StatusSource,
+  StoredConnection,
+  SubjectState,
+} from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { pino } from 'pino';
 import type { Agent, AgentCallContext, AgentHealth, AgentTool } from '../src/agent.js';
+import { createInMemoryProposalStore } from '../src/in-memory-proposal-store.js';
 
 export { acmeConnection, createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from './acme.js';
 
@@ -130,4 +137,51 @@ export function captureLogger() {
   });
   const logger = pino({ level: 'debug' }, stream);
   return { logger, lines, text: () => lines.join('\n') };
+}
+
+/**
+ * A proposal store whose rows a test can rewrite behind the gate's back, as someone with write
+ * access to the database could. Same compare-and-set semantics as the in-memory store.
+ */
+export function createTamperableProposalStore() {
+  const inner = createInMemoryProposalStore();
+  const rows = new Map<string, Proposal>();
+  const store: ProposalStore & {
+    tamper: (id: string, patch: Partial<Proposal>) => void;
+    row: (id: string) => Proposal | undefined;
+  } = {
+    async create(proposal) {
+      await inner.create(proposal);
+      rows.set(proposal.id, structuredClone(proposal));
+    },
+    async get(id) {
+      const row = rows.get(id);
+      return row ? structuredClone(row) : undefined;
+    },
+    async list(filter = {}) {
+      return [...rows.values()]
+        .filter((row) => filter.subject === undefined || row.subject === filter.subject)
+        .filter((row) => filter.state === undefined || row.state === filter.state)
+        .map((row) => structuredClone(row));
+    },
+    async transition(id, from, to, decision) {
+      const row = rows.get(id);
+      if (!row || row.state !== from) return undefined;
+      // The inner store computes the decision fields; the tampered row keeps the rest.
+      await inner.transition(id, (await inner.get(id))!.state, to, decision);
+      const moved = (await inner.get(id))!;
+      const next: Proposal = { ...row, state: to };
+      for (const field of ['decidedAt', 'decidedBy', 'reason', 'approvalMac'] as const) {
+        if (moved[field] === undefined) delete next[field];
+        else next[field] = moved[field];
+      }
+      rows.set(id, next);
+      return structuredClone(next);
+    },
+    tamper(id, patch) {
+      rows.set(id, { ...rows.get(id)!, ...patch });
+    },
+    row: (id) => rows.get(id),
+  };
+  return store;
 }

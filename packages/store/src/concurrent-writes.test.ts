@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,7 @@ vi.setConfig({ testTimeout: writersTimeoutMs });
 
 const run = promisify(execFile);
 const writer = join(import.meta.dirname, '../test/concurrent-writer.mjs');
+const approver = join(import.meta.dirname, '../test/concurrent-approver.mjs');
 const secretKey = Buffer.alloc(32, 7).toString('base64');
 const homes: string[] = [];
 
@@ -37,9 +38,19 @@ async function writerProcess(
   return JSON.parse(stdout) as { won: number[] };
 }
 
+async function approverProcess(home: string, approverId: string, mode: 'propose' | 'approve') {
+  const { stdout } = await run(process.execPath, [approver, home, approverId, mode], {
+    env: { ...process.env, PATCHBAY_SECRET_KEY: secretKey },
+  });
+  return JSON.parse(stdout) as { ids?: string[]; outcomes?: Record<string, string> };
+}
+
 beforeAll(() => {
   if (!existsSync(join(import.meta.dirname, '../dist/index.js'))) {
     throw new Error('Build @patchbay/store first (the test script runs tsup before vitest).');
+  }
+  if (!existsSync(join(import.meta.dirname, '../../orchestrator/dist/index.js'))) {
+    throw new Error('Build @patchbay/orchestrator first: pnpm --filter @patchbay/orchestrator... build');
   }
 });
 
@@ -122,5 +133,39 @@ describe('two processes writing at once', () => {
     const approved = await store.proposals.list({ state: 'approved' });
     expect(approved).toHaveLength(count);
     store.close();
+  });
+
+  it('runs each proposal exactly once when two processes approve and run it through the gate at once', async () => {
+    const home = freshHome();
+    const count = 30;
+    // One process proposes (the MACs are made there); two others race to approve and run.
+    const { ids } = await approverProcess(home, String(count), 'propose');
+    expect(ids).toHaveLength(count);
+    writeFileSync(join(home, 'ids.json'), JSON.stringify(ids));
+    const [first, second] = await Promise.all([
+      approverProcess(home, 'a', 'approve'),
+      approverProcess(home, 'b', 'approve'),
+    ]);
+    const lines = readFileSync(join(home, 'executions.log'), 'utf8').trim().split('\n');
+    const items = lines.map((line) => line.split(' ')[0]);
+    expect([...items].sort()).toEqual(Array.from({ length: count }, (_, index) => `item-${index}`).sort());
+    for (const id of ids!) {
+      // One approver won the approval; the other was told it was no longer pending. The winner ran
+      // it, unless the model's identical call in the other process used the approval first.
+      const outcomes = [first.outcomes![id], second.outcomes![id]];
+      expect(outcomes).toContain('proposal_not_pending');
+      expect(outcomes.filter((outcome) => outcome === 'ran').length).toBeLessThanOrEqual(1);
+      for (const outcome of outcomes) expect(['ran', 'proposal_not_pending', 'conflict']).toContain(outcome);
+    }
+    expect(lines.length).toBe(count);
+    const store = openStore({ home, secretKey });
+    try {
+      expect(await store.proposals.list({ state: 'executed' })).toHaveLength(count);
+      expect((await store.audit.list({ limit: 1000 })).map((record) => record.entry.event)).not.toContain(
+        'proposal_tampered',
+      );
+    } finally {
+      store.close();
+    }
   });
 });

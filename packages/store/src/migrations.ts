@@ -98,6 +98,16 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    name: 'proposal_mac',
+    // Rows from before have no MAC: the gate refuses them (they need a new proposal), never trusts them.
+    sql: `
+      ALTER TABLE proposals ADD COLUMN owner TEXT;
+      ALTER TABLE proposals ADD COLUMN mac TEXT;
+      ALTER TABLE proposals ADD COLUMN approval_mac TEXT;
+    `,
+  },
 ];
 
 /**

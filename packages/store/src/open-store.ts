@@ -18,6 +18,11 @@ export interface OpenStoreOptions {
   secretKey?: string | Uint8Array;
   /** How long a writer waits for another process's lock before `store_locked`; default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Longest thread message row, in characters of JSON (default 1,000,000). A tool message over it
+   * has its results cut with a note of their full size; other messages over it are refused.
+   */
+  maxThreadMessageChars?: number;
   /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -46,5 +51,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
     database.close();
     throw error;
   }
-  return new SqliteStore(handle, () => resolveSecretKey(home, options.secretKey, environment));
+  return new SqliteStore(handle, () => resolveSecretKey(home, options.secretKey, environment), {
+    maxThreadMessageChars: options.maxThreadMessageChars,
+  });
 }

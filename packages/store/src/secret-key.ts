@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
@@ -72,4 +72,15 @@ export function resolveSecretKey(
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+}
+
+/** HKDF `info` of the proposal MAC subkey: a purpose of its own, so the key never doubles as the cipher key. */
+export const proposalKeyInfo = 'patchbay proposal mac';
+
+/**
+ * The key proposals are signed with: HKDF-SHA256 of the store's secret key with its own `info`.
+ * Every process with the same secret key derives the same subkey; the database never holds it.
+ */
+export function deriveProposalKey(secretKey: Uint8Array): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), proposalKeyInfo, 32));
 }

@@ -1,4 +1,4 @@
-import type { Proposal, ProposalState, ProposalStore } from '@patchbay/connector';
+import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
@@ -16,6 +16,9 @@ interface ProposalRow {
   reason: string | null;
   correlation_id: string | null;
   definition_hash: string | null;
+  owner: string | null;
+  mac: string | null;
+  approval_mac: string | null;
 }
 
 function toProposal(row: ProposalRow): Proposal {
@@ -33,12 +36,28 @@ function toProposal(row: ProposalRow): Proposal {
   if (row.reason !== null) proposal.reason = row.reason;
   if (row.correlation_id !== null) proposal.correlationId = row.correlation_id;
   if (row.definition_hash !== null) proposal.definitionHash = row.definition_hash;
+  if (row.owner !== null) proposal.owner = row.owner;
+  if (row.mac !== null) proposal.mac = row.mac;
+  if (row.approval_mac !== null) proposal.approvalMac = row.approval_mac;
   return proposal;
 }
 
-/** Proposals in SQLite; `transition` is one conditional UPDATE under the write lock. */
+/**
+ * Proposals in SQLite; `transition` is one conditional UPDATE under the write lock. The MAC key is
+ * derived from the store's secret key, which never enters the database.
+ */
 export class SqliteProposalStore implements ProposalStore {
-  constructor(private readonly handle: SqliteHandle) {}
+  constructor(
+    private readonly handle: SqliteHandle,
+    private readonly keySource: () => Uint8Array = () => {
+      throw new PatchbayError('invalid_secret_key', 'This proposal store was opened without a secret key.');
+    },
+  ) {}
+
+  /** The proposal MAC key: a subkey of the store's secret key (resolved on first use). */
+  macKey(): Uint8Array {
+    return this.keySource();
+  }
 
   /** Inserts a new proposal; a duplicate id is a `conflict` PatchbayError. */
   async create(proposal: Proposal): Promise<void> {
@@ -48,8 +67,8 @@ export class SqliteProposalStore implements ProposalStore {
       database
         .prepare(
           `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, decided_at, decided_by, reason,
-             correlation_id, definition_hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             correlation_id, definition_hash, owner, mac, approval_mac)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           proposal.id,
@@ -64,6 +83,9 @@ export class SqliteProposalStore implements ProposalStore {
           proposal.reason ?? null,
           proposal.correlationId ?? null,
           proposal.definitionHash ?? null,
+          proposal.owner ?? null,
+          proposal.mac ?? null,
+          proposal.approvalMac ?? null,
         );
     });
   }
@@ -92,13 +114,14 @@ export class SqliteProposalStore implements ProposalStore {
 
   /**
    * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Decision fields
-   * are written only by a decision (`approved`, `rejected`); executing or expiring keeps them.
+   * are written only by a decision (`approved`, `rejected`) and cleared by a return to `pending`;
+   * executing or expiring keeps them.
    */
   async transition(
     id: string,
     from: ProposalState,
     to: ProposalState,
-    decision: { decidedBy?: string; reason?: string; at?: string } = {},
+    decision: ProposalDecision = {},
   ): Promise<Proposal | undefined> {
     const isDecision = to === 'approved' || to === 'rejected';
     return this.handle.guard((database) =>
@@ -107,7 +130,8 @@ export class SqliteProposalStore implements ProposalStore {
           ? database
               .prepare(
                 `UPDATE proposals
-                 SET state = ?, decided_at = ?, decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason)
+                 SET state = ?, decided_at = ?, decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason),
+                   approval_mac = ?
                  WHERE id = ? AND state = ?`,
               )
               .run(
@@ -115,10 +139,18 @@ export class SqliteProposalStore implements ProposalStore {
                 decision.at ?? new Date().toISOString(),
                 decision.decidedBy ?? null,
                 decision.reason ?? null,
+                to === 'approved' ? (decision.approvalMac ?? null) : null,
                 id,
                 from,
               )
-          : database.prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?').run(to, id, from);
+          : to === 'pending'
+            ? database
+                .prepare(
+                  `UPDATE proposals SET state = ?, decided_at = NULL, decided_by = NULL, approval_mac = NULL
+                   WHERE id = ? AND state = ?`,
+                )
+                .run(to, id, from)
+            : database.prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?').run(to, id, from);
         if (Number(result.changes) !== 1) return undefined;
         const row = database
           .prepare('SELECT * FROM proposals WHERE id = ?')

@@ -303,6 +303,51 @@ describe('proposals', () => {
     await store.proposals.create(proposal('prop_c', { createdAt: '2026-01-01T00:00:00.000Z' }));
     expect((await store.proposals.list()).map((item) => item.id)).toEqual(['prop_c', 'prop_b', 'prop_a']);
   });
+
+  it('keeps owner and MAC as given, writes the approval MAC, and clears decisions on a return to pending', async () => {
+    const store = open(freshHome());
+    await store.proposals.create(proposal('prop_1', { owner: 'connector:demo', mac: 'signed' }));
+    expect(await store.proposals.get('prop_1')).toMatchObject({ owner: 'connector:demo', mac: 'signed' });
+    const approved = await store.proposals.transition('prop_1', 'pending', 'approved', {
+      decidedBy: 'ops',
+      at: '2026-01-03T00:00:00.000Z',
+      approvalMac: 'approval',
+    });
+    expect(approved).toMatchObject({ approvalMac: 'approval', mac: 'signed' });
+    const reopened = await store.proposals.transition('prop_1', 'approved', 'pending');
+    expect(reopened).toMatchObject({ state: 'pending', mac: 'signed', owner: 'connector:demo' });
+    expect(reopened).not.toHaveProperty('approvalMac');
+    expect(reopened).not.toHaveProperty('decidedAt');
+    expect(reopened).not.toHaveProperty('decidedBy');
+    // A rejection never carries an approval MAC.
+    const rejected = await store.proposals.transition('prop_1', 'pending', 'rejected', {
+      reason: 'no',
+      approvalMac: 'forged',
+    });
+    expect(rejected).not.toHaveProperty('approvalMac');
+  });
+
+  it('derives the proposal MAC key from the secret key: same secret, same key; never the secret itself', async () => {
+    const home = freshHome();
+    const key = open(home).proposals.macKey?.();
+    expect(key).toHaveLength(32);
+    expect(Buffer.from(key!).equals(Buffer.from(secretKey, 'hex'))).toBe(false);
+    expect(Buffer.from(open(home).proposals.macKey!()).equals(Buffer.from(key!))).toBe(true);
+    const other = open(freshHome(), { secretKey: Buffer.alloc(32, 2).toString('hex') });
+    expect(Buffer.from(other.proposals.macKey!()).equals(Buffer.from(key!))).toBe(false);
+    // The database file holds neither key.
+    const bytes = readFileSync(join(home, 'patchbay.db'));
+    expect(bytes.includes(Buffer.from(key!))).toBe(false);
+  });
+
+  it('is shared between two handles on one file', async () => {
+    const home = freshHome();
+    const one = open(home);
+    const two = open(home);
+    await one.proposals.create(proposal('prop_x'));
+    expect(await two.proposals.transition('prop_x', 'pending', 'approved')).toBeDefined();
+    expect(await one.proposals.transition('prop_x', 'pending', 'approved')).toBeUndefined();
+  });
 });
 
 describe('checkpoints and audit', () => {

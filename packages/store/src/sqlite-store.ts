@@ -1,7 +1,7 @@
 import type { Credentials, StoredConnection, SubjectState } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import { seal, unseal } from './credential-cipher.js';
-import type { ResolvedSecretKey } from './secret-key.js';
+import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { immediateTransaction, readTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
@@ -53,14 +53,19 @@ export class SqliteStore implements PatchbayStore {
   readonly audit: SqliteAuditLog;
   readonly threads: SqliteThreadStore;
   private secretKey: ResolvedSecretKey | undefined;
+  private proposalKey: Buffer | undefined;
 
   constructor(
     private readonly handle: SqliteHandle,
     private readonly keyResolver: () => ResolvedSecretKey,
+    options: { maxThreadMessageChars?: number | undefined } = {},
   ) {
-    this.proposals = new SqliteProposalStore(handle);
+    this.proposals = new SqliteProposalStore(handle, () => {
+      this.proposalKey ??= deriveProposalKey(this.key().key);
+      return this.proposalKey;
+    });
     this.audit = new SqliteAuditLog(handle);
-    this.threads = new SqliteThreadStore(handle);
+    this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
   }
 
   /** The database file. */

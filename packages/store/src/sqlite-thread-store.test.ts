@@ -141,6 +141,50 @@ describe('store.threads', () => {
     await expect(store.threads.load('')).rejects.toThrow(/threadId/);
   });
 
+  it('bounds a row: a 5 MB tool result is cut to the limit with a note; other oversized messages are refused', async () => {
+    const home = freshHome();
+    const store = openStore({ home, secretKey, env: {} });
+    stores.push(store);
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const bigResult: ModelMessage = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          toolName: 'archive_read',
+          output: { type: 'json', value: { ok: true, data: huge } },
+        },
+        toolResult.content[0]!,
+      ],
+    };
+    await store.threads.append('t1', [stampedUser, bigResult]);
+    const database = new DatabaseSync(store.location, { readOnly: true });
+    try {
+      const lengths = database
+        .prepare('SELECT length(message) AS length FROM threads WHERE thread_id = ?')
+        .all('t1') as { length: number }[];
+      expect(Math.max(...lengths.map((row) => row.length))).toBeLessThanOrEqual(1_000_000);
+    } finally {
+      database.close();
+    }
+    const [, stored] = (await store.threads.load('t1'))!.messages as ModelMessage[];
+    const [cut, small] = (stored as { content: { output: { type: string; value: unknown } }[] }).content;
+    expect(cut!.output.type).toBe('text');
+    expect(String(cut!.output.value)).toMatch(
+      /… \[result truncated: 5,242,9\d\d characters, showing the first [\d,]+\]$/,
+    );
+    // A result that fits is kept as it was.
+    expect(small).toEqual(toolResult.content[0]);
+
+    const strict = openStore({ home, secretKey, env: {}, maxThreadMessageChars: 10_000 });
+    stores.push(strict);
+    await expect(
+      strict.threads.append('t2', [{ role: 'user', content: 'y'.repeat(20_000) }]),
+    ).rejects.toSatisfy((error) => PatchbayError.isInstance(error) && error.code === 'message_too_large');
+    expect(await strict.threads.load('t2')).toBeUndefined();
+  });
+
   it('deletes a thread', async () => {
     const store = open(freshHome());
     await store.threads.append('t1', [stampedUser]);

@@ -85,6 +85,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     clock,
     memory,
     recorder,
+    maxResultChars: settings.maxResultChars,
     rules: {
       maxCallsPerStep: settings.maxCallsPerStep,
       requireUserGroundedInput: settings.requireUserGroundedInput,

@@ -42,18 +42,20 @@ export const approveCommand: Command = {
     const proposal = await runtime.store().proposals.get(id!);
     if (!proposal) throw proposalError(new PatchbayError('proposal_not_found', ''), id!);
     const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
+    // One step: the gate checks the call can start before approving, and a call that did not
+    // start leaves the proposal pending, so no approval is left standing without a run.
     const envelope = await withOrchestrator(
       runtime,
       { mcpServers, tool: proposal.tool },
       async (orchestrator) => {
         try {
-          await orchestrator.approve(id!, { decidedBy: decider(runtime) });
+          return await orchestrator.approveAndExecute(id!, { decidedBy: decider(runtime) });
         } catch (error) {
           throw proposalError(error, id!);
         }
-        return orchestrator.executeProposal(id!);
       },
     );
+    const after = await runtime.store().proposals.get(id!);
     await runtime.store().audit.append({
       event: 'proposal_approved',
       proposal: id,
@@ -61,7 +63,11 @@ export const approveCommand: Command = {
       tool: proposal.tool,
       decided_by: decider(runtime),
       outcome: envelope.ok ? 'ok' : envelope.error_type,
+      state: after?.state,
     });
+    if (after?.state === 'pending' && !runtime.settings.json) {
+      runtime.note(`Proposal ${id} is still pending: approve it again once the call can run.`);
+    }
     return printEnvelope(runtime, envelope);
   },
 };

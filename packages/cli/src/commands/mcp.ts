@@ -110,7 +110,12 @@ export const mcpCommand: Command = {
     const serversPath = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
     const servers = serversPath ? await loadMcpAgents(runtime, serversPath, { longRunning: true }) : [];
     const store = runtime.store();
-    const orchestrator = createOrchestrator({ statusSource: store, connectors, proposals: store.proposals });
+    const orchestrator = createOrchestrator({
+      statusSource: store,
+      connectors,
+      proposals: store.proposals,
+      audit: store.audit,
+    });
     await orchestrator.start();
     // Registered after start, so each server connects in the background: the host gets its answer to
     // `initialize` at once, and hears tools/list_changed when a server's tools arrive (or leave).

@@ -1,6 +1,10 @@
 import type { canonicalJson } from '../canonical-json.js';
 
-/** Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran. */
+/**
+ * Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran; a
+ * call that could not start returns it to `pending`. `expired` covers time limits, changed tools
+ * and proposals refused as tampered.
+ */
 export type ProposalState = 'pending' | 'approved' | 'rejected' | 'executed' | 'expired';
 
 /** A destructive call waiting for (or past) a person's decision. */
@@ -32,6 +36,29 @@ export interface Proposal {
    * against; a changed definition voids the proposal.
    */
   definitionHash?: string | undefined;
+  /** Id of the agent that served the tool when the proposal was made (`connector:github`, an MCP server name). */
+  owner?: string | undefined;
+  /**
+   * HMAC-SHA256 (base64url) over id, subject, tool, owner, canonical arguments, creation time and
+   * definition hash, keyed with a secret that is never stored beside the row. Written once at
+   * creation; a store keeps it as given. A proposal whose MAC does not verify never runs.
+   */
+  mac?: string | undefined;
+  /**
+   * HMAC-SHA256 (base64url) binding the approval (its time and decider) to `mac`; written by the
+   * transition to `approved`, cleared by a return to `pending`.
+   */
+  approvalMac?: string | undefined;
+}
+
+/** Decision fields a transition may write. */
+export interface ProposalDecision {
+  decidedBy?: string;
+  reason?: string;
+  /** ISO time of the decision; now when absent. */
+  at?: string;
+  /** With a transition to `approved`: the approval's MAC (see {@link Proposal.approvalMac}). */
+  approvalMac?: string;
 }
 
 /**
@@ -47,13 +74,21 @@ export interface ProposalStore {
   /** Proposals matching every given filter field, in no promised order. */
   list(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
   /**
-   * Moves a proposal from `from` to `to` (with decision fields) only if it is still in `from`.
-   * Returns the updated proposal, or undefined when the state had already changed.
+   * Moves a proposal from `from` to `to` only if it is still in `from`. A move to `approved` or
+   * `rejected` writes the decision fields (and `approvalMac` for `approved`); a move to `pending`
+   * clears `decidedAt`, `decidedBy` and `approvalMac`; other moves keep them. Returns the updated
+   * proposal, or undefined when the state had already changed.
    */
   transition(
     id: string,
     from: ProposalState,
     to: ProposalState,
-    decision?: { decidedBy?: string; reason?: string; at?: string },
+    decision?: ProposalDecision,
   ): Promise<Proposal | undefined>;
+  /**
+   * The key proposals in this store are signed with, for stores that have a secret of their own
+   * (`@patchbay/store` derives one from its secret key). Every process sharing the store must sign
+   * with the same key; `createOrchestrator` uses it unless given `proposalKey`. Never log it.
+   */
+  macKey?(): Uint8Array;
 }

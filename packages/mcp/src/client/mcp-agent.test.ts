@@ -188,6 +188,46 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     }
   });
 
+  it('answers a result over the stdio message limit with upstream_error, once, and reconnects', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-big-'));
+    const starts = join(directory, 'starts.log');
+    try {
+      const agent = start(controllableConfig('big', { env: { CONTROLLABLE_START_LOG: starts } }), {
+        maxMessageBytes: 64 * 1024,
+        reconnect: { initialDelayMs: 100, maxDelayMs: 400 },
+      });
+      await agent.initialize();
+      expect(await agent.execute('big_result', { characters: 60_000 }, callContext())).toMatchObject({
+        ok: true,
+      });
+      const tooBig = await agent.execute('big_result', { characters: 70_000 }, callContext());
+      expect(tooBig).toMatchObject({ ok: false, error_type: 'upstream_error', retryable: false });
+      if (!tooBig.ok) expect(tooBig.user_message).toContain('sent an answer larger than 65536 bytes');
+      // The read-only call was not repeated into a second dropped connection: one start, one restart.
+      await vi.waitFor(async () => expect((await agent.health()).status).toBe('up'), { timeout: 10_000 });
+      expect((await readFile(starts, 'utf8')).trim().split('\n')).toHaveLength(2);
+      expect(await agent.execute('echo', { text: 'back' }, callContext())).toMatchObject({ ok: true });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('does not take a server down for pings it answers late while it is busy with a call', async () => {
+    const agent = start(controllableConfig('busy', { timeout: 10_000 }), {
+      healthCheckIntervalMs: 100,
+      healthCheckTimeoutMs: 200,
+      failedChecksBeforeDown: 2,
+    });
+    await agent.initialize();
+    const pid = agent.pid;
+    expect(await agent.execute('busy', { milliseconds: 1_500 }, callContext())).toMatchObject({
+      ok: true,
+      data: 'done',
+    });
+    expect(agent.status).toBe('up');
+    expect(agent.pid).toBe(pid);
+  });
+
   it('picks up tools/list_changed: added, annotated destructive, removed', async () => {
     const agent = start(controllableConfig('dynamic'));
     await agent.initialize();

@@ -45,7 +45,18 @@ export interface McpAgentOptions {
   throwOnStartFailure?: boolean;
   /** What happens to a stdio child's stderr (default `ignore`: it may print anything, secrets included). */
   stderr?: 'ignore' | 'inherit';
+  /**
+   * Largest message a stdio server may send, in bytes (default 10 MiB, the MCP SDK's limit). A
+   * bigger one makes the SDK close the connection, which kills the child; the call then answers
+   * `upstream_error` (result too large) and is not retried, since a retry would get the same.
+   */
+  maxMessageBytes?: number;
 }
+
+/** The MCP SDK's default stdio read limit (`STDIO_DEFAULT_MAX_BUFFER_SIZE`). */
+const defaultMaxMessageBytes = 10 * 1024 * 1024;
+// What the SDK's ReadBuffer throws (through `onerror`) before it closes a connection over the limit.
+const oversizedMessage = /ReadBuffer exceeded maximum size/;
 
 /** An {@link Agent} backed by one MCP server. */
 export interface McpAgent extends Agent {
@@ -85,6 +96,10 @@ function delay(milliseconds: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -111,6 +126,10 @@ class McpServerAgent implements McpAgent {
   private reconnectAttempt = 0;
   private connectedAt = 0;
   private failedChecks = 0;
+  /** Calls waiting for a server's answer: a big answer delays pings behind it on the same pipe. */
+  private callsInFlight = 0;
+  /** Generation whose connection the SDK closed because a message was over `maxMessageBytes`. */
+  private oversizedGeneration: number | undefined;
   private probing = false;
   private discovering = false;
   private discoverAgain = false;
@@ -231,12 +250,14 @@ class McpServerAgent implements McpAgent {
     for (let attempt = 0; ; attempt += 1) {
       const client = this.state === 'up' ? this.client : undefined;
       if (!client) return finish(this.unavailable());
+      const generation = this.generation;
       // The SDK adds an abort listener to the signal it is given and never removes it, so a
       // long-lived caller signal would collect one per call; it gets a per-call signal instead.
       const callController = new AbortController();
       const forwardAbort = () => callController.abort(context.signal.reason);
       if (context.signal.aborted) forwardAbort();
       else context.signal.addEventListener('abort', forwardAbort, { once: true });
+      this.callsInFlight += 1;
       try {
         const result = await client.callTool(
           {
@@ -250,6 +271,15 @@ class McpServerAgent implements McpAgent {
         // With CallToolResultSchema the SDK has already parsed the result into the current shape.
         return finish(envelopeFromResult(result as CallToolResult, this.id));
       } catch (error) {
+        if (this.oversizedGeneration === generation) {
+          // The SDK dropped the connection over the size of an answer; asking again gets the same.
+          return finish(
+            failure('upstream_error', {
+              retryable: false,
+              userMessage: `The MCP server "${this.id}" sent an answer larger than ${formatBytes(this.options.maxMessageBytes ?? defaultMaxMessageBytes)}, so its connection was reset. Ask for less at once (a narrower query or one page).`,
+            }),
+          );
+        }
         const kind = classifyCallError(error, context.signal.aborted);
         if (kind === 'connection') void this.probe();
         // A call that may have reached the server is repeated only when the tool says repeating is harmless.
@@ -263,6 +293,7 @@ class McpServerAgent implements McpAgent {
         }
         return finish(envelopeFromError(error, kind, this.id));
       } finally {
+        this.callsInFlight -= 1;
         context.signal.removeEventListener('abort', forwardAbort);
       }
     }
@@ -323,6 +354,7 @@ class McpServerAgent implements McpAgent {
         env: { ...config.env },
         cwd: config.cwd,
         stderr: this.options.stderr ?? 'ignore',
+        maxBufferSize: this.options.maxMessageBytes ?? defaultMaxMessageBytes,
       });
     }
     return new StreamableHTTPClientTransport(new URL(config.url), {
@@ -336,8 +368,11 @@ class McpServerAgent implements McpAgent {
     const client = new Client(clientInfo, { capabilities: {} });
     this.connectingClient = client;
     client.onclose = () => this.handleClose(generation);
-    // Transport errors (a failed SSE stream, a write after exit) surface as closes or failed pings.
-    client.onerror = () => undefined;
+    // Transport errors (a failed SSE stream, a write after exit) surface as closes or failed pings;
+    // only an oversized message is remembered, to tell the call why its connection went.
+    client.onerror = (error) => {
+      if (oversizedMessage.test(error.message)) this.oversizedGeneration = generation;
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.rediscover(generation));
     let tools: McpTool[];
     try {
@@ -484,6 +519,9 @@ class McpServerAgent implements McpAgent {
   }
 
   private recordFailedCheck(): void {
+    // A server sending a large answer answers pings only after it (one pipe, in order): a late
+    // ping during a call is no sign of a dead server, and the call has its own time limit.
+    if (this.callsInFlight > 0) return;
     this.failedChecks += 1;
     if (this.failedChecks >= (this.options.failedChecksBeforeDown ?? 2)) {
       this.markDown(`The MCP server "${this.id}" stopped answering health checks.`);

@@ -1,0 +1,247 @@
+import { PatchbayError, redactString } from '@patchbay/envelope';
+import type { Agent, AgentFactory, AgentHealth } from './agent.js';
+import { delay, errorMessage, type GateContext } from './gate-context.js';
+import type { AgentRecord, IndexChanges } from './registry.js';
+
+/** Health of every agent and a summary. */
+export interface OrchestratorHealth {
+  /** `up` when every agent is up, `down` when none is, `degraded` otherwise. */
+  status: 'up' | 'degraded' | 'down';
+  agents: Record<string, AgentHealth>;
+}
+
+/** Agent records and their start, stop and health: the lifecycle half of the orchestrator. */
+export interface AgentLifecycle {
+  register(agent: Agent): void;
+  unregister(agentId: string): Promise<void>;
+  registerFactory<Config>(kind: string, factory: AgentFactory<Config>): void;
+  create<Config>(kind: string, config: Config): Agent;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  startAgent(agentId: string): Promise<AgentHealth>;
+  stopAgent(agentId: string): Promise<void>;
+  health(agentId?: string): Promise<AgentHealth | OrchestratorHealth>;
+}
+
+/**
+ * Creates the lifecycle part. `onApprovalsVoided` hears of every tool whose changed definition
+ * voids earlier approvals (the proposals part expires them).
+ */
+export function createAgentLifecycle(
+  context: GateContext,
+  onApprovalsVoided: (tool: string, currentHash: string) => void,
+): AgentLifecycle {
+  const { log, registry, limits } = context;
+  const factories = new Map<string, AgentFactory<never>>();
+  let running = false;
+
+  function report(record: AgentRecord, changes: IndexChanges): void {
+    const agentId = record.agent.id;
+    if (changes.added.length || changes.removed.length) {
+      log.info({ agent: agentId, added: changes.added, removed: changes.removed }, 'agent tools changed');
+    }
+    for (const conflict of changes.conflicts) {
+      log.warn(
+        { agent: agentId, tool: conflict.name, owner: conflict.owner },
+        `tool "${conflict.name}" of agent "${agentId}" ignored: agent "${conflict.owner}" already serves it`,
+      );
+    }
+    for (const change of changes.changed) {
+      context.validator.forget(`${change.name}\u0000`);
+      log.warn(
+        {
+          agent: agentId,
+          tool: change.name,
+          previous_hash: change.from,
+          definition_hash: change.to,
+          needs_approval: change.needsApproval,
+        },
+        change.needsApproval
+          ? `definition of tool "${change.name}" changed: earlier approvals are void, new calls need approval again`
+          : `definition of tool "${change.name}" changed`,
+      );
+      if (change.needsApproval) onApprovalsVoided(change.name, change.to);
+    }
+  }
+
+  function reindex(record: AgentRecord): void {
+    try {
+      report(record, registry.reindex(record));
+    } catch (error) {
+      log.error(
+        { agent: record.agent.id, error: redactString(errorMessage(error)) },
+        'could not read agent manifest',
+      );
+    }
+  }
+
+  function register(agent: Agent): void {
+    const record = registry.add(agent);
+    record.unsubscribe = agent.onToolsChanged?.(() => reindex(record));
+    log.info({ agent: agent.id, tools: [...record.toolNames] }, 'agent registered');
+    if (running) void startRecord(record);
+  }
+
+  async function startRecord(record: AgentRecord): Promise<void> {
+    if (record.state === 'up') return;
+    if (record.starting) return record.starting;
+    record.state = 'starting';
+    record.detail = undefined;
+    const agentId = record.agent.id;
+    const { startTimeoutMs } = limits;
+    record.starting = (async () => {
+      try {
+        const initializing = Promise.resolve().then(() => record.agent.initialize());
+        const limit = delay(startTimeoutMs, 'timed_out' as const);
+        const outcome = await Promise.race([initializing.then(() => 'up' as const), limit.promise]);
+        limit.cancel();
+        if (outcome === 'timed_out') {
+          record.state = 'down';
+          record.detail = `did not start within ${startTimeoutMs} ms`;
+          log.error({ agent: agentId, error: record.detail }, 'agent failed to start');
+          // A late start still counts, unless the agent was stopped or restarted meanwhile.
+          initializing.then(
+            () => {
+              if (record.state !== 'down' || record.starting) return;
+              record.state = 'up';
+              record.detail = undefined;
+              reindex(record);
+              log.info({ agent: agentId }, 'agent started late');
+            },
+            () => undefined,
+          );
+          return;
+        }
+        record.state = 'up';
+        // Tools of remote agents are only known once connected.
+        reindex(record);
+        log.info({ agent: agentId }, 'agent started');
+      } catch (error) {
+        record.state = 'down';
+        record.detail = redactString(`failed to start: ${errorMessage(error)}`);
+        log.error({ agent: agentId, error: record.detail }, 'agent failed to start');
+      } finally {
+        record.starting = undefined;
+      }
+    })();
+    return record.starting;
+  }
+
+  async function stopRecord(record: AgentRecord): Promise<void> {
+    if (record.starting) await record.starting;
+    if (record.state === 'stopped') return;
+    record.state = 'stopped';
+    const agentId = record.agent.id;
+    const { stopTimeoutMs } = limits;
+    const limit = delay(stopTimeoutMs, 'timed_out' as const);
+    try {
+      const outcome = await Promise.race([
+        record.agent.shutdown().then(() => 'stopped' as const),
+        limit.promise,
+      ]);
+      if (outcome === 'timed_out')
+        log.warn({ agent: agentId }, `agent did not shut down within ${stopTimeoutMs} ms`);
+      else log.info({ agent: agentId }, 'agent stopped');
+    } catch (error) {
+      log.error({ agent: agentId, error: redactString(errorMessage(error)) }, 'agent shutdown failed');
+    } finally {
+      limit.cancel();
+    }
+  }
+
+  function recordOf(agentId: string): AgentRecord {
+    const record = registry.agents.get(agentId);
+    if (!record) throw new PatchbayError('agent_not_found', `no agent with id "${agentId}" is registered`);
+    return record;
+  }
+
+  async function probe(record: AgentRecord): Promise<AgentHealth> {
+    if (record.state !== 'up') {
+      return record.detail !== undefined
+        ? { status: record.state, detail: record.detail }
+        : { status: record.state };
+    }
+    const started = performance.now();
+    const limit = delay<AgentHealth>(limits.healthTimeoutMs, {
+      status: 'down',
+      detail: 'health probe timed out',
+    });
+    try {
+      const health = await Promise.race([
+        Promise.resolve()
+          .then(() => record.agent.health())
+          .catch((): AgentHealth => ({ status: 'down', detail: 'health probe failed' })),
+        limit.promise,
+      ]);
+      const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+      const result: AgentHealth = { status: health.status, latencyMs };
+      if (health.detail !== undefined) result.detail = redactString(health.detail);
+      return result;
+    } finally {
+      limit.cancel();
+    }
+  }
+
+  async function health(agentId?: string): Promise<AgentHealth | OrchestratorHealth> {
+    if (agentId !== undefined) return probe(recordOf(agentId));
+    const records = [...registry.agents.values()];
+    const results = await Promise.all(records.map((record) => probe(record)));
+    const agents: Record<string, AgentHealth> = {};
+    records.forEach((record, index) => {
+      agents[record.agent.id] = results[index]!;
+    });
+    const upCount = results.filter((result) => result.status === 'up').length;
+    const status = upCount === results.length ? 'up' : upCount === 0 ? 'down' : 'degraded';
+    log.debug({ status, agents: results.length }, 'health checked');
+    return { status, agents };
+  }
+
+  return {
+    register,
+    async unregister(agentId) {
+      const record = recordOf(agentId);
+      await stopRecord(record);
+      record.unsubscribe?.();
+      registry.remove(agentId);
+      log.info({ agent: agentId }, 'agent unregistered');
+    },
+    registerFactory(kind, factory) {
+      if (factories.has(kind))
+        throw new PatchbayError(
+          'duplicate_factory',
+          `a factory for agent kind "${kind}" is already registered`,
+        );
+      factories.set(kind, factory as AgentFactory<never>);
+    },
+    create(kind, config) {
+      const factory = factories.get(kind) as AgentFactory<typeof config> | undefined;
+      if (!factory)
+        throw new PatchbayError('unknown_agent_kind', `no factory is registered for agent kind "${kind}"`);
+      const agent = factory(config);
+      register(agent);
+      return agent;
+    },
+    async start() {
+      running = true;
+      await Promise.all([...registry.agents.values()].map((record) => startRecord(record)));
+      const failed = [...registry.agents.values()]
+        .filter((record) => record.state !== 'up')
+        .map((record) => record.agent.id);
+      log.info({ agents: registry.agents.size, failed }, 'orchestrator started');
+    },
+    async stop() {
+      running = false;
+      await Promise.all([...registry.agents.values()].map((record) => stopRecord(record)));
+      log.info({ agents: registry.agents.size }, 'orchestrator stopped');
+    },
+    async startAgent(agentId) {
+      const record = recordOf(agentId);
+      await startRecord(record);
+      return probe(record);
+    },
+    async stopAgent(agentId) {
+      await stopRecord(recordOf(agentId));
+    },
+    health,
+  };
+}

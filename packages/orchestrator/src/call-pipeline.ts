@@ -1,0 +1,245 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { exceedsDepth, maxArgumentDepth, tooDeepMessage, toolAvailability } from '@patchbay/connector';
+import { type Envelope, failure, redactString } from '@patchbay/envelope';
+import { approvalGate } from './approval-gate.js';
+import { type CallState, errorMessage, type GateContext, noSecrets, secretsFor } from './gate-context.js';
+import type { Instruments } from './observability.js';
+import { reopenProposal } from './proposal-checks.js';
+import type { ToolEntry } from './registry.js';
+import { type RunGrant, runAgent } from './run-agent.js';
+import { buildStatusSnapshot } from './status-snapshot.js';
+
+/** A step either passes something on or answers the call. */
+type Step<T> = { ok: true; value: T } | { ok: false; envelope: Envelope };
+
+/** What the pipeline answered, with what it learned on the way (for logs and spans). */
+interface PipelineResult {
+  envelope: Envelope;
+  entry?: ToolEntry;
+  secrets: readonly string[];
+}
+
+/** Outcomes that are part of the normal conversation (ask the user, fix arguments, wait for a person): logged at info. */
+const expectedOutcomes: ReadonlySet<string> = new Set([
+  'needs_input',
+  'invalid_arguments',
+  'approval_required',
+]);
+
+function cancelledBeforeStart(): Envelope {
+  return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
+}
+
+/** Routing: the tool exists, its agent is up, and the caller has not given up yet. */
+export function routeStep(
+  context: GateContext,
+  call: Pick<CallState, 'name' | 'signal'>,
+): Step<ToolEntry> & { entry?: ToolEntry } {
+  const entry = context.registry.lookup(call.name);
+  if (!entry) {
+    return {
+      ok: false,
+      envelope: failure('tool_unavailable', { userMessage: `There is no tool named ${call.name}.` }),
+    };
+  }
+  if (entry.record.state !== 'up') {
+    return {
+      ok: false,
+      entry,
+      envelope: failure('tool_unavailable', {
+        userMessage: `The tool ${call.name} is not available right now.`,
+      }),
+    };
+  }
+  if (call.signal?.aborted) {
+    return {
+      ok: false,
+      entry,
+      envelope: cancelledBeforeStart(),
+    };
+  }
+  return { ok: true, value: entry };
+}
+
+/** Status: connector connected, enabled, not rate limited, scopes granted, `requires` met; yields the credentials. */
+export async function statusStep(
+  context: GateContext,
+  entry: ToolEntry,
+  subject: string,
+): Promise<Step<RunGrant>> {
+  const { tool } = entry;
+  if (tool.connectorId === undefined && tool.requires.length === 0) return { ok: true, value: {} };
+  const state = await context.statusSource.load(subject);
+  const ids = new Set(tool.requires);
+  if (tool.connectorId !== undefined) ids.add(tool.connectorId);
+  const at = context.now();
+  const snapshot = buildStatusSnapshot(subject, state, ids, at);
+  const availability = toolAvailability(tool, snapshot, { setupUrls: context.setupUrls, now: at });
+  if (!availability.available) return { ok: false, envelope: availability.envelope };
+  if (tool.connectorId === undefined) return { ok: true, value: {} };
+  const connection = state.connections.find((candidate) => candidate.connectorId === tool.connectorId);
+  return {
+    ok: true,
+    value: {
+      credentials: connection?.credentials ?? {},
+      scopes: snapshot.connectors[tool.connectorId]?.scopes ?? [],
+    },
+  };
+}
+
+/**
+ * Validation: a depth limit first (validators recurse, so a value nested thousands of levels deep
+ * would overflow the stack), then the agent's own (zod) validation, else the tool's JSON Schema;
+ * yields the value to pass on.
+ */
+export function validateStep(context: GateContext, entry: ToolEntry, args: unknown): Step<unknown> {
+  if (exceedsDepth(args, maxArgumentDepth)) {
+    return {
+      ok: false,
+      envelope: failure('invalid_arguments', {
+        connector: entry.tool.connectorId,
+        issues: [{ path: '(input)', message: tooDeepMessage(maxArgumentDepth) }],
+        userMessage: tooDeepMessage(maxArgumentDepth),
+      }),
+    };
+  }
+  const { agent } = entry.record;
+  if (agent.validate) return agent.validate(entry.tool.name, args);
+  return context.validator.validate(entry.validationKey, entry.tool.inputJsonSchema, args, {
+    tool: entry.tool.name,
+    connector: entry.tool.connectorId,
+  });
+}
+
+/** Write-back: records what a result says about the connector, so the next turn's status shows it. */
+export async function writeBackStep(
+  context: GateContext,
+  call: CallState,
+  entry: ToolEntry,
+  envelope: Envelope,
+): Promise<void> {
+  if (envelope.ok) return;
+  const { log, statusSource } = context;
+  const connectorId = entry.tool.connectorId ?? envelope.connector;
+  if (connectorId === undefined) return;
+  try {
+    if (envelope.error_type === 'rate_limited') {
+      const seconds = envelope.retry_after_s ?? context.limits.defaultRetryAfterS;
+      const until = new Date(context.now().getTime() + seconds * 1000).toISOString();
+      await statusSource.markRateLimited(call.subject, connectorId, until);
+      log.info(
+        { correlation_id: call.correlationId, connector: connectorId, until },
+        'connector marked rate limited',
+      );
+    } else if (envelope.error_type === 'invalid_credentials') {
+      await statusSource.markInvalidCredentials(call.subject, connectorId, envelope.user_message);
+      log.info(
+        { correlation_id: call.correlationId, connector: connectorId },
+        'connector credentials marked invalid',
+      );
+    }
+  } catch (error) {
+    log.error(
+      {
+        correlation_id: call.correlationId,
+        connector: connectorId,
+        error: redactString(errorMessage(error)),
+      },
+      'status write-back failed',
+    );
+  }
+}
+
+/** The steps in order: routing → status → validation → approval → run → write-back. */
+async function pipeline(context: GateContext, call: CallState): Promise<PipelineResult> {
+  const route = routeStep(context, call);
+  if (!route.ok)
+    return { envelope: route.envelope, ...(route.entry ? { entry: route.entry } : {}), secrets: noSecrets };
+  const entry = route.value;
+  const status = await statusStep(context, entry, call.subject);
+  if (!status.ok) return { envelope: status.envelope, entry, secrets: noSecrets };
+  const grant = status.value;
+  const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
+  const validation = validateStep(context, entry, call.args);
+  if (!validation.ok) return { envelope: validation.envelope, entry, secrets };
+  if (entry.needsApproval || call.proposal) {
+    const refusal = await approvalGate(context, call, entry);
+    if (refusal) return { envelope: refusal, entry, secrets };
+  }
+  if (call.signal?.aborted) {
+    // Cancelled while the gate waited on its stores: the call never started, so no approval is spent.
+    if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
+    call.consumed = undefined;
+    return { envelope: cancelledBeforeStart(), entry, secrets };
+  }
+  const envelope = await runAgent(context, call, entry, validation.value, grant);
+  await writeBackStep(context, call, entry, envelope);
+  return { envelope, entry, secrets };
+}
+
+/**
+ * Runs a call through the pipeline inside a span, with a metric and one log line per call. Never
+ * throws: a failure inside the gate itself is an `internal_error` envelope.
+ */
+export async function runCall(
+  context: GateContext,
+  instruments: Instruments,
+  call: CallState,
+): Promise<Envelope> {
+  const { log } = context;
+  const started = performance.now();
+  const span = instruments.tracer.startSpan('patchbay.tool.execute', {
+    attributes: { 'patchbay.tool': call.name, 'patchbay.correlation_id': call.correlationId },
+  });
+  log.debug(
+    { correlation_id: call.correlationId, tool: call.name, subject: call.subject },
+    'tool call received',
+  );
+  let result: PipelineResult;
+  try {
+    result = await pipeline(context, call);
+  } catch (error) {
+    log.error(
+      { correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error)) },
+      'tool call failed inside the orchestrator',
+    );
+    result = { envelope: failure('internal_error', {}), secrets: noSecrets };
+  }
+  const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const { envelope } = result;
+  const outcome = envelope.ok ? 'ok' : envelope.error_type;
+  const final: Envelope = {
+    ...envelope,
+    meta: {
+      ...(envelope.meta ?? {}),
+      correlation_id: call.correlationId,
+      tool: call.name,
+      duration_ms: durationMs,
+    },
+  };
+  const attributes = { tool: call.name, outcome };
+  instruments.calls.add(1, attributes);
+  instruments.duration.record(durationMs, attributes);
+  span.setAttributes({
+    'patchbay.outcome': outcome,
+    'patchbay.duration_ms': durationMs,
+    ...(result.entry ? { 'patchbay.agent': result.entry.record.agent.id } : {}),
+    ...(result.entry?.tool.connectorId !== undefined
+      ? { 'patchbay.connector': result.entry.tool.connectorId }
+      : {}),
+  });
+  if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+  span.end();
+  const line = {
+    correlation_id: call.correlationId,
+    tool: call.name,
+    agent: result.entry?.record.agent.id,
+    outcome,
+    duration_ms: durationMs,
+    ...(envelope.ok ? {} : { user_message: redactString(envelope.user_message, result.secrets) }),
+  };
+  if (envelope.ok) log.info(line, 'tool call succeeded');
+  else if (expectedOutcomes.has(envelope.error_type)) log.info(line, 'tool call answered without running');
+  else log.warn(line, 'tool call failed');
+  return final;
+}

@@ -1,0 +1,88 @@
+import type { AuditSink, Credentials, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
+import { secretCredentialValues } from '@patchbay/connector';
+import type { Logger } from 'pino';
+import type { JsonSchemaValidator } from './json-schema-validator.js';
+import type { ToolRegistry } from './registry.js';
+
+/** Time limits of the gate, resolved from the options with their defaults. */
+export interface GateLimits {
+  /** Time limit of a tool call unless the tool sets `timeoutMs`. */
+  defaultTimeoutMs: number;
+  /** Time limit of one health probe. */
+  healthTimeoutMs: number;
+  /** Time limit of one agent's shutdown. */
+  stopTimeoutMs: number;
+  /** Time limit of one agent's start. */
+  startTimeoutMs: number;
+  /** Wait recorded for a rate-limited result that gives no `retry_after_s`. */
+  defaultRetryAfterS: number;
+  /** How long a pending proposal can be approved, from its creation. */
+  proposalTtlMs: number;
+  /** How long an approval authorises its call, from the decision. */
+  approvalTtlMs: number;
+}
+
+/**
+ * What the parts of the gate (lifecycle, call pipeline, proposals) share. `createOrchestrator`
+ * builds one per orchestrator; the parts hold no other state between calls.
+ */
+export interface GateContext {
+  readonly statusSource: StatusSource;
+  readonly proposals: ProposalStore;
+  readonly log: Logger;
+  readonly now: () => Date;
+  readonly registry: ToolRegistry;
+  readonly validator: JsonSchemaValidator;
+  /** Setup page of each connector, put into `connector_not_configured` envelopes. */
+  readonly setupUrls: Record<string, string>;
+  /** Names of each connector's secret credential fields; other fields (a site, an account SID) stay readable. */
+  readonly secretFields: Record<string, readonly string[]>;
+  readonly limits: GateLimits;
+  /** Where refusals of tampered proposals are recorded; they are logged either way. */
+  readonly audit: AuditSink | undefined;
+  /** The key proposals are signed with (resolved on first use). Never logged. */
+  readonly proposalKey: () => Uint8Array;
+}
+
+/** One tool call on its way through the gate. */
+export interface CallState {
+  name: string;
+  args: unknown;
+  subject: string;
+  correlationId: string;
+  signal: AbortSignal | undefined;
+  /** Set by `executeProposal`: the approval to consume instead of searching. */
+  proposal?: Proposal | undefined;
+  /** Set by the approval step: the proposal this call consumed (now `executed`). */
+  consumed?: Proposal | undefined;
+}
+
+/** The empty secret list, shared so calls without credentials allocate nothing. */
+export const noSecrets: readonly string[] = [];
+
+/** Secret values of a connector's credentials: what no log line or envelope may contain. */
+export function secretsFor(
+  context: Pick<GateContext, 'secretFields'>,
+  connectorId: string | undefined,
+  credentials: Credentials | undefined,
+): readonly string[] {
+  if (!credentials) return noSecrets;
+  return secretCredentialValues(
+    credentials,
+    connectorId === undefined ? undefined : context.secretFields[connectorId],
+  );
+}
+
+/** The message of anything thrown, for logs (redact it before logging). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Resolves after `ms` with a value; the timer is cleared by the returned `cancel`. */
+export function delay<T>(ms: number, value: T): { promise: Promise<T>; cancel: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(value), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}

@@ -1,0 +1,73 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalJson, type Proposal } from '@patchbay/connector';
+
+/** Shortest proposal key accepted: an HMAC-SHA256 key below 128 bits would be guessable offline. */
+export const minimumProposalKeyLength = 16;
+
+/** What a person approves: every field here is under the proposal's MAC. */
+export type SignedProposalFields = Pick<
+  Proposal,
+  'id' | 'subject' | 'tool' | 'owner' | 'args' | 'createdAt' | 'definitionHash'
+>;
+
+function hmac(key: Uint8Array, fields: readonly unknown[]): string {
+  // Canonical JSON of an array is unambiguous: no field can bleed into its neighbour.
+  return createHmac('sha256', key).update(canonicalJson(fields)).digest('base64url');
+}
+
+function sameMac(expected: string, actual: string | undefined): boolean {
+  if (typeof actual !== 'string') return false;
+  const left = Buffer.from(expected);
+  const right = Buffer.from(actual);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The MAC of a proposal's identity: subject, tool, owner, arguments, creation time, definition. */
+export function proposalMac(key: Uint8Array, proposal: SignedProposalFields): string {
+  return hmac(key, [
+    'patchbay-proposal-v1',
+    proposal.id,
+    proposal.subject,
+    proposal.tool,
+    proposal.owner ?? null,
+    proposal.args ?? null,
+    proposal.createdAt,
+    proposal.definitionHash ?? null,
+  ]);
+}
+
+/** The MAC of an approval: when and by whom, bound to the proposal it approves. */
+export function approvalMac(
+  key: Uint8Array,
+  proposal: Pick<Proposal, 'mac' | 'decidedAt' | 'decidedBy'>,
+): string {
+  return hmac(key, [
+    'patchbay-approval-v1',
+    proposal.mac ?? null,
+    proposal.decidedAt ?? null,
+    proposal.decidedBy ?? null,
+  ]);
+}
+
+/**
+ * Whether a stored proposal is what the gate signed: its MAC verifies (in constant time), and when
+ * it is `approved`, so does its approval's. A proposal without a MAC (made before MACs, or inserted
+ * by hand) fails.
+ */
+export function verifyProposal(key: Uint8Array, proposal: Proposal): boolean {
+  let valid: boolean;
+  try {
+    valid = sameMac(proposalMac(key, proposal), proposal.mac);
+  } catch {
+    // Arguments that cannot be canonicalised (a cycle) were never signed by the gate.
+    return false;
+  }
+  if (!valid) return false;
+  if (proposal.state !== 'approved') return true;
+  return sameMac(approvalMac(key, proposal), proposal.approvalMac);
+}
+
+/** A random key for orchestrators given none: proposals then verify only in this process. */
+export function randomProposalKey(): Uint8Array {
+  return randomBytes(32);
+}

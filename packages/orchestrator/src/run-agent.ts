@@ -1,0 +1,96 @@
+import type { Credentials } from '@patchbay/connector';
+import { type Envelope, failure, redactString, toEnvelope } from '@patchbay/envelope';
+import { type CallState, errorMessage, type GateContext, secretsFor } from './gate-context.js';
+import type { ToolEntry } from './registry.js';
+
+/** What the gate hands the agent besides the validated arguments. */
+export interface RunGrant {
+  credentials?: Credentials | undefined;
+  scopes?: readonly string[] | undefined;
+}
+
+/**
+ * Runs the agent under the deadline and the caller's signal; a hung call is abandoned (its signal
+ * aborted) and answered with `timeout`. A throw is mapped with `toEnvelope`, secrets removed.
+ */
+export async function runAgent(
+  context: GateContext,
+  call: CallState,
+  entry: ToolEntry,
+  value: unknown,
+  grant: RunGrant,
+): Promise<Envelope> {
+  const { log } = context;
+  const timeoutMs = entry.tool.timeoutMs ?? context.limits.defaultTimeoutMs;
+  const controller = new AbortController();
+  // One controller for timeout and caller cancel (AbortSignal.any costs more per call than a listener).
+  const { signal } = controller;
+  const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
+  const envelopeContext = {
+    connector: entry.tool.connectorId,
+    tool: call.name,
+    secrets,
+    correlationId: call.correlationId,
+    setupUrl: entry.tool.connectorId !== undefined ? context.setupUrls[entry.tool.connectorId] : undefined,
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onCallerAbort: (() => void) | undefined;
+  const stopped = new Promise<Envelope>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException(`${call.name} exceeded ${timeoutMs} ms`, 'TimeoutError'));
+      log.warn(
+        { correlation_id: call.correlationId, tool: call.name, timeout_ms: timeoutMs },
+        'tool call timed out',
+      );
+      resolve(
+        failure('timeout', {
+          connector: entry.tool.connectorId,
+          userMessage: `${call.name} did not finish within ${timeoutMs} ms and was stopped.`,
+        }),
+      );
+    }, timeoutMs);
+    if (call.signal) {
+      onCallerAbort = () => {
+        controller.abort(call.signal?.reason);
+        resolve(
+          failure('timeout', {
+            connector: entry.tool.connectorId,
+            userMessage: 'The request was cancelled before it finished.',
+          }),
+        );
+      };
+      if (call.signal.aborted) onCallerAbort();
+      else call.signal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+  });
+  const running = Promise.resolve()
+    .then(() =>
+      entry.record.agent.execute(call.name, value, {
+        subject: call.subject,
+        signal,
+        correlationId: call.correlationId,
+        credentials: grant.credentials,
+        scopes: grant.scopes,
+      }),
+    )
+    .then(
+      (result) => toEnvelope(result, envelopeContext),
+      (error: unknown) => {
+        log.error(
+          {
+            correlation_id: call.correlationId,
+            tool: call.name,
+            error: redactString(errorMessage(error), secrets),
+          },
+          'agent threw',
+        );
+        return toEnvelope(error, envelopeContext);
+      },
+    );
+  try {
+    return await Promise.race([running, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onCallerAbort) call.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
