@@ -100,6 +100,14 @@ const codeErrorTypes = {
   proposal_not_found: 'not_found',
   /** The proposal was already approved, rejected or run — the orchestrator, the CLI. */
   proposal_not_pending: 'conflict',
+  /** A stored proposal no longer matches what was signed (arguments, subject, tool or owner changed) — the orchestrator. */
+  proposal_tampered: 'conflict',
+  /** The proposal's approval window passed before it ran — the orchestrator, the CLI. */
+  proposal_expired: 'conflict',
+  /** The proposal MAC key given to `createOrchestrator` is unusable (shorter than 32 bytes) — the orchestrator. */
+  invalid_proposal_key: 'internal_error',
+  /** A thread message is larger than the store's row limit — the store. */
+  message_too_large: 'invalid_arguments',
   /** A message part the turn runner cannot send to a model — the turn loop. */
   unsupported_message_part: 'internal_error',
   /** The agent turn used up its steps before a final reply (SACP `data.error_code`) — the SACP turn runner. */

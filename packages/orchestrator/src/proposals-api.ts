@@ -1,5 +1,12 @@
 import type { Proposal, ProposalState } from '@patchbay/connector';
-import { type Envelope, type ErrorEnvelope, failure, PatchbayError, redactString } from '@patchbay/envelope';
+import {
+  type Envelope,
+  type ErrorEnvelope,
+  failure,
+  PatchbayError,
+  type PatchbayErrorCode,
+  redactString,
+} from '@patchbay/envelope';
 import { routeStep, statusStep } from './call-pipeline.js';
 import type { CallState, GateContext } from './gate-context.js';
 import { errorMessage } from './gate-context.js';
@@ -36,11 +43,11 @@ export interface ProposalsApi {
 
 /** Why a proposal cannot be approved now: a code for `approve`'s error and the envelope for the caller. */
 interface Refusal {
-  code: string;
+  code: PatchbayErrorCode;
   envelope: ErrorEnvelope;
 }
 
-function refusal(envelope: Envelope, code?: string): Refusal {
+function refusal(envelope: Envelope, code?: PatchbayErrorCode): Refusal {
   // Every step answers with a failure; a success here would be a bug, and is not a reason to approve.
   const failed = envelope.ok ? failure('internal_error', {}) : envelope;
   return { code: code ?? failed.error_type, envelope: failed };

@@ -62,6 +62,12 @@ const fixtures: Record<
     memory: memoryOf(),
     expected: { kind: 'skip', reason: 'call_cap', error_type: 'rate_limited' },
   },
+  too_deep: {
+    // Also not valid as JSON to send and a status refresh: depth is reported first.
+    call: callOf({ arguments: { ok: false, tooDeep: true }, toolName: 'refresh_connector_status' }),
+    memory: memoryOf(),
+    expected: { kind: 'skip', reason: 'too_deep', error_type: 'invalid_arguments' },
+  },
   invalid_json: {
     call: callOf({ arguments: { ok: false }, toolName: 'refresh_connector_status' }),
     memory: memoryOf(),

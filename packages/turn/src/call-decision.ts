@@ -1,3 +1,4 @@
+import { tooDeepMessage } from '@patchbay/connector';
 import { type Envelope, type ErrorEnvelope, failure } from '@patchbay/envelope';
 import { refreshConnectorStatusToolName } from '@patchbay/protocol';
 import type { TurnMemoryView } from './turn-memory.js';
@@ -7,8 +8,11 @@ import { groundedInUserText } from './user-grounding.js';
 /** One tool call the model made, as the decision sees it. */
 export interface CallState {
   toolName: string;
-  /** The parsed arguments, or `ok: false` when the model's text was not JSON. */
-  arguments: { ok: true; value: unknown } | { ok: false };
+  /**
+   * The parsed arguments, or `ok: false` when the model's text was not JSON or nests deeper than
+   * `maxArgumentDepth` of `@patchbay/connector` (`tooDeep`).
+   */
+  arguments: { ok: true; value: unknown } | { ok: false; tooDeep?: boolean };
   /** Tool name plus the arguments as the tool would receive them (see `callIdentity`). */
   identity: string;
   /** 0 for the step's first call. */
@@ -29,6 +33,7 @@ export interface CallRules {
 export type CallCondition =
   | 'turn_cancelled'
   | 'over_call_cap'
+  | 'too_deep'
   | 'invalid_json'
   | 'status_refresh'
   | 'already_answered'
@@ -49,6 +54,7 @@ export type CallDecisionRow =
 export const callDecisionTable: readonly CallDecisionRow[] = [
   { when: 'turn_cancelled', action: 'skip', skip: 'cancelled' },
   { when: 'over_call_cap', action: 'skip', skip: 'call_cap' },
+  { when: 'too_deep', action: 'skip', skip: 'too_deep' },
   { when: 'invalid_json', action: 'skip', skip: 'invalid_json' },
   { when: 'status_refresh', action: 'refresh_status' },
   { when: 'already_answered', action: 'skip', skip: 'duplicate' },
@@ -67,6 +73,8 @@ const conditions: Record<
 > = {
   turn_cancelled: (call) => call.cancelled,
   over_call_cap: (call, _memory, rules) => call.positionInStep >= rules.maxCallsPerStep,
+  // Kept as text: the thread store and providers serialise recursively and would overflow on it.
+  too_deep: (call) => !call.arguments.ok && call.arguments.tooDeep === true,
   invalid_json: (call) => !call.arguments.ok,
   status_refresh: (call) => call.toolName === refreshConnectorStatusToolName,
   already_answered: (call, memory) => memory.answerFor(call.identity) !== undefined,
@@ -99,6 +107,7 @@ const skipAnswers: Record<
     failure('rate_limited', {
       userMessage: `A step runs at most ${rules.maxCallsPerStep} tool calls; this one was not run. Call it in a later step if it is still needed.`,
     }),
+  too_deep: () => failure('invalid_arguments', { issues: [{ path: '', message: tooDeepMessage() }] }),
   invalid_json: () =>
     failure('invalid_arguments', { issues: [{ path: '', message: 'The arguments were not valid JSON.' }] }),
   duplicate: (call, memory) => memory.answerFor(call.identity)!,

@@ -1,8 +1,13 @@
 import type { LanguageModelV4ToolCall } from '@ai-sdk/provider';
-import type { Connector } from '@patchbay/connector';
-import { type Envelope, interactiveErrorTypes, renderEnvelopeForModel } from '@patchbay/envelope';
+import { type Connector, exceedsDepth, maxArgumentDepth } from '@patchbay/connector';
+import {
+  type Envelope,
+  interactiveErrorTypes,
+  renderEnvelopeForModel,
+  truncateForModel,
+} from '@patchbay/envelope';
 import { stampMessage } from '@patchbay/protocol';
-import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
+import type { AssistantContent, ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
 import { type CallAction, type CallRules, type CallState, decideCall } from './call-decision.js';
 import { callIdentity } from './call-identity.js';
 import type { InteractiveFailure } from './retry-guidance.js';
@@ -23,6 +28,8 @@ export interface StepCallsContext {
   memory: TurnMemory;
   recorder: TurnRecorder;
   rules: CallRules;
+  /** Most characters of one tool result in the prompt and the stored thread. */
+  maxResultChars: number;
   /** Captures status again (the meta-tool) and answers with what the model should now see. */
   refreshStatus(): Promise<Envelope>;
 }
@@ -39,16 +46,24 @@ export interface StepCallsResult extends StepSummary {
 
 function parseArguments(input: string): CallState['arguments'] {
   if (input.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(input) };
+    value = JSON.parse(input);
   } catch {
     return { ok: false };
   }
+  return exceedsDepth(value, maxArgumentDepth) ? { ok: false, tooDeep: true } : { ok: true, value };
 }
 
-/** The tool result the model reads: the compact, redacted, meta-free form (correlation ids would only cost tokens). */
-function jsonOfEnvelope(envelope: Envelope) {
-  return JSON.parse(renderEnvelopeForModel(envelope));
+/**
+ * The tool result as the model reads it: the compact, redacted, meta-free envelope (correlation ids
+ * would only cost tokens) as JSON; when longer than `maxChars`, its start as text with a note of the
+ * full size. The full envelope stays in the trace.
+ */
+function modelOutputOf(envelope: Envelope, maxChars: number): ToolResultPart['output'] {
+  const rendered = renderEnvelopeForModel(envelope);
+  if (rendered.length <= maxChars) return { type: 'json', value: JSON.parse(rendered) };
+  return { type: 'text', value: truncateForModel(rendered, maxChars) };
 }
 
 /** Carries out a decided action; returns the envelope the call is answered with and whether it was sent. */
@@ -138,7 +153,7 @@ export async function runStepCalls(
       type: 'tool-result',
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: { type: 'json', value: jsonOfEnvelope(envelope) },
+      output: modelOutputOf(envelope, context.maxResultChars),
     });
   }
   return { assistant, results, succeeded, failures, ungrounded };

@@ -5,6 +5,7 @@ import type { RunTurnOptions } from './turn-types.js';
 export interface TurnSettings {
   maxSteps: number;
   maxCallsPerStep: number;
+  maxResultChars: number;
   modelTimeoutMs: number;
   /** Temperature of the first attempt; the provider's default when undefined. */
   temperature: number | undefined;
@@ -20,6 +21,8 @@ export interface TurnSettings {
 const bounds = {
   maxSteps: { min: 1, max: 100, integer: true, fallback: 8 },
   maxCallsPerStep: { min: 1, max: 100, integer: true, fallback: 16 },
+  // 20,000 characters is ~5,000 tokens: room for a page of results, not a dump of megabytes.
+  maxResultChars: { min: 1_000, max: 10_000_000, integer: true, fallback: 20_000 },
   // Above the hour a hung provider is indistinguishable from a turn nobody is waiting for.
   modelTimeoutMs: { min: Number.MIN_VALUE, max: 3_600_000, integer: false, fallback: 120_000 },
   'retry.maxAttempts': { min: 0, max: 20, integer: true, fallback: 3 },
@@ -64,6 +67,7 @@ export function resolveTurnSettings(options: RunTurnOptions): TurnSettings {
   return {
     maxSteps: bounded('maxSteps', options.maxSteps),
     maxCallsPerStep: bounded('maxCallsPerStep', options.maxCallsPerStep),
+    maxResultChars: bounded('maxResultChars', options.maxResultChars),
     modelTimeoutMs: bounded('modelTimeoutMs', options.modelTimeoutMs),
     temperature: bounded('temperature', options.temperature),
     maxAttempts: bounded('retry.maxAttempts', retry.maxAttempts),

@@ -65,6 +65,12 @@ export interface RunTurnOptions {
    */
   maxCallsPerStep?: number;
   /**
+   * Most characters one tool result puts into the prompt and the stored thread: an integer 1,000–
+   * 10,000,000. Default 20,000. A longer result is cut, with a note of its full size; the full
+   * envelope stays in `trace.calls`.
+   */
+  maxResultChars?: number;
+  /**
    * Deadline of one model call in milliseconds: above 0, at most one hour. Default 120 000. A call
    * that has not answered by then is abandoned (even if the model ignores its abort signal) and the
    * turn ends `timed_out`.
@@ -112,6 +118,7 @@ export type SkipReason =
   | 'cancelled'
   | 'call_cap'
   | 'invalid_json'
+  | 'too_deep'
   | 'duplicate'
   | 'side_effect_done'
   | 'ungrounded_input';
