@@ -118,6 +118,8 @@ async function connectGateway(
 const names = (result: { tools: { name: string }[] }) => result.tools.map((tool) => tool.name);
 const upstreamTools = [
   'up_add_tool',
+  'up_big_result',
+  'up_busy',
   'up_crash',
   'up_delete_everything',
   'up_echo',
