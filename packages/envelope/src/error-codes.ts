@@ -131,7 +131,7 @@ const codeErrorTypes = {
   /** A node's input template failed to render — SACP. */
   sacp_template_error: 'internal_error',
   /** The chain's run was aborted by its signal — SACP. */
-  sacp_aborted: 'internal_error',
+  sacp_aborted: 'timeout',
   /** The chain ran its maximum number of steps — SACP. */
   sacp_step_limit: 'internal_error',
   /** A node failed and no edge handles the failure — SACP. */

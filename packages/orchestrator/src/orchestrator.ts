@@ -50,7 +50,7 @@ export interface OrchestratorOptions {
    * proposal. Default 15 minutes. (`approveAndExecute` runs the call at once.)
    */
   approvalTtlMs?: number;
-  /** A pino logger; silent by default. Secret paths are redacted on a child of it. */
+  /** A pino logger; silent by default. The orchestrator writes through a `createRedactingLogger` child of it. */
   logger?: Logger;
   /** OpenTelemetry meter; the global provider's by default. */
   meter?: Meter;

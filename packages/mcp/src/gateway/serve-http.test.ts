@@ -257,7 +257,11 @@ describe('serveMcpGatewayHttp', () => {
     databaseDown = true;
     const refreshed = await alice.callTool({ name: 'refresh_connector_status', arguments: {} });
     expect(JSON.stringify(refreshed)).toContain('internal_error');
-    for (const headers of [{ 'x-api-key': apiKey }, { authorization: `Bearer ${bearer}` }]) {
+    const strangers: Record<string, string>[] = [
+      { 'x-api-key': apiKey },
+      { authorization: `Bearer ${bearer}` },
+    ];
+    for (const headers of strangers) {
       const stranger = new Client({ name: 'stranger', version: '1.0.0' });
       await stranger.connect(
         new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers } }),
