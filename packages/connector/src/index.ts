@@ -45,7 +45,14 @@ export { invokeTool } from './invoke-tool.js';
 export type { AuditEntry, AuditSink } from './ports/audit-sink.js';
 export type { Checkpointer } from './ports/checkpointer.js';
 export type { Proposal, ProposalDecision, ProposalState, ProposalStore } from './ports/proposal-store.js';
-export type { StatusSource, StoredConnection, SubjectState } from './ports/status-source.js';
+export type {
+  StatusChange,
+  StatusSource,
+  StoredConnection,
+  SubjectState,
+  WatchableStatusSource,
+} from './ports/status-source.js';
+export { isWatchable } from './ports/status-source.js';
 export {
   messageSentAt,
   type StoredMessage,

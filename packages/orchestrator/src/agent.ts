@@ -50,6 +50,8 @@ export interface AgentHealth {
   detail?: string | undefined;
   /** Round-trip time of the last health probe in milliseconds. */
   latencyMs?: number | undefined;
+  /** When the agent is down and a reconnect is scheduled: the ISO time of that attempt. */
+  retryAt?: string | undefined;
 }
 
 /** The static description of an agent and its tools. */
@@ -77,6 +79,12 @@ export interface Agent {
   shutdown(): Promise<void>;
   manifest(): AgentManifest;
   health(): Promise<AgentHealth>;
+  /**
+   * The health as last observed, without probing (no ping, no I/O). Agents that hold a connection
+   * (MCP servers) implement it, so the turn and the gateway can tell per call which servers are up
+   * and when a down one will be retried; agents without it are asked with `health()`.
+   */
+  observedHealth?(): AgentHealth;
   /** Validates raw arguments for a tool; agents with zod schemas implement it, others are checked against the JSON Schema. */
   validate?(
     toolName: string,

@@ -35,3 +35,29 @@ export interface StatusSource {
   /** Records that the subject's stored credentials were rejected, with a sentence without secrets. */
   markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void>;
 }
+
+/** What changed in a store, as announced to every process that watches it. */
+export interface StatusChange {
+  /** What kind of change: a connection saved or removed, admin policy, rate limit, credentials rejected, a proposal decided. */
+  kind: 'connection' | 'policy' | 'rate_limit' | 'invalid_credentials' | 'proposal';
+  /** The subject whose state changed; undefined when the change applies to everyone (a global policy). */
+  subject?: string | undefined;
+  /** The connector (or MCP server) concerned, when there is one. */
+  connectorId?: string | undefined;
+}
+
+/**
+ * A status source that announces changes, so long-lived readers (the MCP gateway, an orchestrator
+ * serving many turns) re-read at once instead of after a polling interval. Postgres pushes with
+ * LISTEN/NOTIFY; SQLite with the cheapest reliable signal it has. Polling stays the fallback: a
+ * missed announcement only delays a refresh.
+ */
+export interface WatchableStatusSource extends StatusSource {
+  /** Calls `listener` after every change, from this process or another. Returns an unsubscribe function. */
+  subscribe(listener: (change: StatusChange) => void): () => void;
+}
+
+/** Whether a status source announces its changes. */
+export function isWatchable(source: StatusSource): source is WatchableStatusSource {
+  return typeof (source as Partial<WatchableStatusSource>).subscribe === 'function';
+}

@@ -69,6 +69,7 @@ export interface McpAgent extends Agent {
   readonly trusted: boolean;
   /** Connection state as last observed, without probing (use `health()` for a live check). */
   readonly status: AgentHealth['status'];
+  observedHealth(): AgentHealth;
   /** Process id of a running stdio child, for operators; undefined for HTTP or when down. */
   readonly pid: number | undefined;
   manifest(): AgentManifest & { tools: McpAgentTool[] };
@@ -124,6 +125,8 @@ class McpServerAgent implements McpAgent {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
   private reconnectAttempt = 0;
+  /** Epoch milliseconds of the scheduled reconnect, while one is scheduled. */
+  private reconnectAt: number | undefined;
   private connectedAt = 0;
   private failedChecks = 0;
   /** Calls waiting for a server's answer: a big answer delays pings behind it on the same pipe. */
@@ -157,6 +160,12 @@ class McpServerAgent implements McpAgent {
 
   get status(): AgentHealth['status'] {
     return this.state;
+  }
+
+  observedHealth(): AgentHealth {
+    if (this.state !== 'down') return { status: this.state };
+    const retryAt = this.reconnectAt === undefined ? undefined : new Date(this.reconnectAt).toISOString();
+    return { status: 'down', detail: this.detail, ...(retryAt ? { retryAt } : {}) };
   }
 
   get pid(): number | undefined {
@@ -473,8 +482,10 @@ class McpServerAgent implements McpAgent {
     if (this.state === 'stopped' || this.reconnectTimer) return;
     const wait = backoffDelay(this.reconnectAttempt, this.backoff);
     this.reconnectAttempt += 1;
+    this.reconnectAt = Date.now() + wait;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
+      this.reconnectAt = undefined;
       if (this.state !== 'down') return;
       this.connect().catch(() => {
         if (this.state === 'stopped') return;
@@ -488,6 +499,7 @@ class McpServerAgent implements McpAgent {
   private clearReconnect(): void {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
+    this.reconnectAt = undefined;
   }
 
   private startHealthChecks(generation: number): void {

@@ -309,8 +309,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
 
   /** Whether an agent answers now: an MCP agent by its observed connection (no ping), others by health. */
   async function agentUp(agent: Agent): Promise<boolean> {
-    const observed = (agent as { status?: unknown }).status;
-    if (typeof observed === 'string') return observed === 'up';
+    const observed = agent.observedHealth?.();
+    if (observed) return observed.status === 'up';
     if (!orchestrator.health) return true;
     try {
       return (await orchestrator.health(agent.id)).status === 'up';
