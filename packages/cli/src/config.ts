@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -30,15 +31,38 @@ export interface PatchbayConfig {
   settings: Record<string, Record<string, unknown>>;
 }
 
-/** Name of the config file looked up in the Patchbay home. */
+/** Name of the config file looked up in the project directory and the Patchbay home. */
 export const configFileName = 'patchbay.config.json';
 
 /**
- * Reads `--config <file>` or `<home>/patchbay.config.json`. A missing default file is an empty
- * config; a missing explicit file or invalid JSON is an error naming the file.
+ * The project's `patchbay.config.json`: the nearest one from `cwd` upward, stopping at the project
+ * root (the first directory holding a `package.json`), so a config in some unrelated parent
+ * directory is never picked up. Undefined when the project has none.
  */
-export async function loadConfig(home: string, explicitPath: string | undefined): Promise<PatchbayConfig> {
-  const path = explicitPath ? resolve(explicitPath) : join(home, configFileName);
+export function findProjectConfig(cwd: string): string | undefined {
+  let directory = resolve(cwd);
+  for (;;) {
+    const candidate = join(directory, configFileName);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(directory);
+    if (existsSync(join(directory, 'package.json')) || parent === directory) return undefined;
+    directory = parent;
+  }
+}
+
+/**
+ * Reads the config: `--config <file>`, else the project's `patchbay.config.json` (see
+ * {@link findProjectConfig}), else `<home>/patchbay.config.json`. A missing default file is an
+ * empty config; a missing explicit file or invalid JSON is an error naming the file.
+ */
+export async function loadConfig(
+  home: string,
+  explicitPath: string | undefined,
+  cwd?: string,
+): Promise<PatchbayConfig> {
+  const path = explicitPath
+    ? resolve(explicitPath)
+    : ((cwd === undefined ? undefined : findProjectConfig(cwd)) ?? join(home, configFileName));
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -72,7 +72,7 @@ export class CliRuntime {
 
   /** The parsed `patchbay.config.json`. */
   loadConfig(): Promise<PatchbayConfig> {
-    this.config ??= loadConfig(this.settings.home, this.settings.configPath);
+    this.config ??= loadConfig(this.settings.home, this.settings.configPath, this.settings.cwd);
     return this.config;
   }
 
