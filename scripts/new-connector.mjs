@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// `pnpm new:connector <id> [--name "Display Name"] [--dir connectors]`
+// `pnpm new:connector <id> [--name "Display Name"] [--dir connectors] [--standalone [--package NAME]]`
 // Copies templates/connector into <dir>/<id> with the names filled in. The result follows the
 // connector anatomy (contributing/add-a-connector.md), builds and passes its tests and the
 // conformance suite as generated; the TODO(connector author) markers show what to fill in.
+// `--standalone` makes a package for its own repository: no `../../` configs, no workspace ranges.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
-const usage = `usage: pnpm new:connector <id> [--name "Display Name"] [--dir <directory>]
+const usage = `usage: pnpm new:connector <id> [--name "Display Name"] [--dir <directory>] [--standalone [--package <name>]]
 
 Creates <directory>/<id> (default: connectors/<id>), the package @patchbay/connector-<id>, from
 templates/connector: client with a mapError hook, two example tools with their tests, fixtures,
@@ -17,6 +18,11 @@ the conformance suite, and the connectorFactory declaration the CLI discovers it
   <id>          lowercase letters and digits; prefixes every tool name (<id>_get_item)
   --name        the service's display name (default: the id, capitalised)
   --dir         the parent directory (default: connectors)
+  --standalone  a package for its own repository, outside this workspace: its own tsconfig and
+                vitest config, published version ranges of @patchbay/*, its build and test tools
+                as devDependencies (use with --dir <where your repositories live>)
+  --package     the package name with --standalone (default: patchbay-connector-<id>, a name the
+                CLI discovers)
   -h, --help    show this help
 
 See contributing/add-a-connector.md for what to fill in next.`;
@@ -28,6 +34,8 @@ try {
     options: {
       name: { type: 'string' },
       dir: { type: 'string', default: join(root, 'connectors') },
+      standalone: { type: 'boolean', default: false },
+      package: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -46,6 +54,15 @@ if (!id || !/^[a-z][a-z0-9]*$/.test(id) || positionals.length > 1) {
   console.error(usage);
   process.exit(2);
 }
+if (values.package !== undefined && !values.standalone) {
+  console.error(
+    `new:connector: --package needs --standalone (workspace connectors are @patchbay/connector-<id>).\n\n${usage}`,
+  );
+  process.exit(2);
+}
+const packageName = values.standalone
+  ? (values.package ?? `patchbay-connector-${id}`)
+  : `@patchbay/connector-${id}`;
 const displayName = values.name ?? id.charAt(0).toUpperCase() + id.slice(1);
 // Factory names come from the id, as STYLE.md asks (`createGithub`, not `createGitHub`).
 const pascal = id.charAt(0).toUpperCase() + id.slice(1);
@@ -56,6 +73,7 @@ if (existsSync(target)) {
 }
 const fill = (text) =>
   text
+    .replaceAll('@patchbay/connector-__ID__', packageName)
     .replaceAll('__ENV__', id.toUpperCase())
     .replaceAll('__NAME__', displayName)
     .replaceAll('__Name__', pascal)
@@ -78,8 +96,55 @@ const copy = (from) => {
   }
 };
 copy(template);
-console.log(`created ${relative(process.cwd(), target)} (@patchbay/connector-${id}):`);
+if (values.standalone) makeStandalone();
+console.log(`created ${relative(process.cwd(), target)} (${packageName}):`);
 for (const file of created.sort()) console.log(`  ${file}`);
 console.log(
-  `next: pnpm install, fill in the TODO(connector author) markers, then pnpm --filter @patchbay/connector-${id} test`,
+  values.standalone
+    ? `next: cd ${relative(process.cwd(), target) || '.'}, pnpm install (or npm install), fill in the TODO(connector author) markers, then pnpm test`
+    : `next: pnpm install, fill in the TODO(connector author) markers, then pnpm --filter ${packageName} test`,
 );
+
+/**
+ * Rewrites the workspace-only parts of the generated package: `workspace:^` ranges become the
+ * published ranges of this checkout's packages, the shared configs (`../../tsconfig.base.json`,
+ * `../../vitest.shared.ts`) are written out in full, the source-resolution export condition goes,
+ * and the tools the workspace provides (TypeScript, vitest, tsup, Node's types) become devDependencies.
+ */
+function makeStandalone() {
+  const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+  const rootManifest = readJson(join(root, 'package.json'));
+  const versionOf = (name) =>
+    readJson(join(root, 'packages', name.replace('@patchbay/', ''), 'package.json')).version;
+  const manifestPath = join(target, 'package.json');
+  const manifest = readJson(manifestPath);
+  for (const field of ['dependencies', 'peerDependencies', 'devDependencies']) {
+    for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+      if (range.startsWith('workspace:')) manifest[field][name] = `^${versionOf(name)}`;
+    }
+  }
+  for (const tool of ['@types/node', 'tsup', 'typescript', 'vitest']) {
+    manifest.devDependencies[tool] = rootManifest.devDependencies[tool];
+  }
+  manifest.devDependencies = Object.fromEntries(Object.entries(manifest.devDependencies).sort());
+  delete manifest.exports['.']['@patchbay/source'];
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const { compilerOptions } = readJson(join(root, 'tsconfig.base.json'));
+  delete compilerOptions.customConditions;
+  writeFileSync(
+    join(target, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions, include: ['src', '*.config.ts'] }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(target, 'vitest.config.ts'),
+    [
+      "import { defineConfig } from 'vitest/config';",
+      '',
+      'export default defineConfig({',
+      "  test: { include: ['src/**/*.test.ts'] },",
+      '});',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
@@ -123,4 +124,35 @@ describe('the supported range is the true floor', () => {
       ).not.toEqual([]);
     }
   });
+});
+
+describe('the CLI on an unsupported Node', () => {
+  const cliSource = readFileSync(join(root, 'packages/cli/src/cli.ts'), 'utf8');
+
+  it('names the same range as engines.node in its refusal', () => {
+    const named = /patchbay needs Node\.js (\S+), (\S+) or (\S+) \(/.exec(cliSource);
+    expect(named?.slice(1).join(' || ')).toBe(range);
+  });
+
+  // The machine's own Node 20 (Debian's), when there is one: the README's starting point.
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node20'].find(
+    (file) =>
+      existsSync(file) &&
+      !satisfies(spawnSync(file, ['--version'], { encoding: 'utf8' }).stdout.trim(), range),
+  );
+  it.runIf(oldNode !== undefined)(
+    'says which Node it needs instead of crashing with a SyntaxError',
+    { timeout: 60_000 },
+    () => {
+      const result = spawnSync(oldNode as string, [join(root, 'packages/cli/dist/cli.js'), '--help'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        /^patchbay needs Node\.js \^22\.22\.2, \^24\.15\.0 or >=26\.0\.0 \(this is 2\d\./,
+      );
+      expect(result.stderr).not.toMatch(/SyntaxError|at .*\.js:\d+/);
+    },
+  );
 });
