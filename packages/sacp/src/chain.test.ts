@@ -75,6 +75,37 @@ describe('defineChain: routing', () => {
     expect(promptText(researcher, 0)).toContain('Find the email of the CEO of Acme.');
   });
 
+  it("routes on seed 004's response.* conditions and refuses one a reply cannot satisfy when defined", async () => {
+    const nodes = {
+      scorer: { run: async () => reply('success', { score: 0.9 }, 'Scored.') },
+      confident: { run: async () => reply('completed', {}, 'High confidence.') },
+      unsure: { run: async () => reply('completed', {}, 'Low confidence.') },
+    };
+    const chain = defineChain({
+      nodes,
+      edges: [
+        {
+          from: 'scorer',
+          to: 'confident',
+          when: 'response.status == "success" and response.data.score > 0.8',
+        },
+        { from: 'scorer', to: 'unsure', when: 'response.status == "success"' },
+      ],
+      start: 'scorer',
+    });
+    const result = await chain.run('rate it');
+    expect(result.trace.map((entry) => entry.node)).toEqual(['scorer', 'confident']);
+
+    // Once accepted, never matched, and the chain ended `done` after the first node with no error.
+    expect(() =>
+      defineChain({
+        nodes,
+        edges: [{ from: 'scorer', to: 'confident', when: 'response.score > 0.8' }],
+        start: 'scorer',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'sacp_invalid_condition' }));
+  });
+
   it('routes a failure to an error handler that receives the failing message', async () => {
     const chain = defineChain({
       nodes: {

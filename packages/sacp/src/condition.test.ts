@@ -29,13 +29,45 @@ describe('compileCondition', () => {
   it('cannot reach prototypes or globals', () => {
     expect(compileCondition('data.constructor')(scope()).matched).toBe(false);
     expect(compileCondition('data.__proto__')(scope()).matched).toBe(false);
-    expect(compileCondition('process')(scope()).matched).toBe(false);
+    expect(compileCondition('response.data.constructor')(scope()).matched).toBe(false);
+    // A global is nothing a reply has: refused when the chain is defined.
+    expect(() => compileCondition('process')).toThrow(/nothing a reply has/);
   });
 
   it('reports a run-time error instead of throwing', () => {
-    const result = compileCondition('nosuchfunction(1)')(scope());
+    const result = compileCondition('data.label > 1 + "x"')(scope());
     expect(result.matched).toBe(false);
-    expect(result.error).toMatch(/nosuchfunction/);
+  });
+
+  // Seed 004 writes conditions over `response.`; they must route exactly as the bare form does.
+  it.each([
+    ['response.status == "success"', true],
+    ['response.status == "failure"', false],
+    ['response.data.score > 0.8', true],
+    ['response.data.score > 0.95', false],
+    ['"success" == response.status and visits < 2', true],
+    ['response.message == "m"', true],
+  ])('seed form %s → %s', (expression, expected) => {
+    expect(compileCondition(expression)(scope()).matched).toBe(expected);
+  });
+
+  it.each([
+    ['response.score > 0.8', /"response\.score" is nothing a reply has.*under response\.data/],
+    ['stauts == "success"', /"stauts" is nothing a reply has/],
+    ['status == "succes"', /no reply has status "succes"/],
+    ['response.status == "needs_input"', /no reply has status "needs_input"/],
+    ['status.code == 1', /status is text and has no fields/],
+    ['visits.count > 1', /visits is a number/],
+    ['nosuchfunction(1)', /"nosuchfunction" is not a function/],
+    ['response > 1', /names the whole reply/],
+  ])('refuses %s when the chain is defined', (expression, message) => {
+    expect(() => compileCondition(expression)).toThrow(
+      expect.objectContaining({ code: 'sacp_invalid_condition', message: expect.stringMatching(message) }),
+    );
+  });
+
+  it('does not read names inside strings', () => {
+    expect(compileCondition('data.label == "stauts or nosuch(1)"')(scope()).matched).toBe(false);
   });
 
   it('throws sacp_invalid_condition on a syntax error', () => {
