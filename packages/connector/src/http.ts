@@ -221,7 +221,11 @@ export function verifyFailure(error: unknown): VerifyResult {
         retryAfterS: retryAfterSeconds(error.headers),
       };
     }
-    return { valid: false, reason: 'unreachable', message: `The service answered HTTP ${error.status}.` };
+    return {
+      valid: false,
+      reason: 'unreachable',
+      message: 'The service could not check the credentials right now; try again in a moment.',
+    };
   }
   return { valid: false, reason: 'unreachable', message: 'The service could not be reached.' };
 }

@@ -48,7 +48,11 @@ const defaults: Record<ErrorType, { message: string; retryable: boolean }> = {
     retryable: false,
   },
   approval_denied: { message: 'This action was not approved.', retryable: false },
-  internal_error: { message: 'Something went wrong while running this action.', retryable: false },
+  internal_error: {
+    message:
+      'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.',
+    retryable: false,
+  },
 };
 
 /** The default user sentence and retryability of an error type. */

@@ -143,14 +143,20 @@ export function fromHttp(
     return failure('upstream_error', {
       ...common,
       retryAfterS: retryAfterSeconds(response.headers, now),
-      userMessage: withDetail(`The service failed (HTTP ${status}).`, detail),
+      userMessage: withDetail(
+        'The service had a problem on its side and did not finish the request; try again in a moment.',
+        detail,
+      ),
     });
   }
   if (status >= 400 && status <= 499) {
     return failure('upstream_error', {
       ...common,
       retryable: false,
-      userMessage: withDetail(`The service refused the request (HTTP ${status}).`, detail),
+      userMessage: withDetail(
+        'The service refused the request, so it was not carried out; check the details and try again.',
+        detail,
+      ),
     });
   }
   const body = response.body as Record<string, unknown> | null | undefined;
@@ -167,7 +173,8 @@ export function fromHttp(
   }
   return failure('internal_error', {
     ...common,
-    userMessage: `The service answered with an unexpected HTTP status ${status}.`,
+    userMessage:
+      'The service gave an answer this connector does not understand, so the action may not have been completed; check the service before trying again.',
   });
 }
 

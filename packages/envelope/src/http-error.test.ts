@@ -74,7 +74,8 @@ describe('HttpError.fromResponse', () => {
     const envelope = toEnvelope(await failed('/html'));
     expect(envelope).toMatchObject({
       error_type: 'upstream_error',
-      user_message: 'The service failed (HTTP 502).',
+      user_message:
+        'The service had a problem on its side and did not finish the request; try again in a moment.',
     });
   });
 

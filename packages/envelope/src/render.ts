@@ -158,7 +158,7 @@ function sentenceFor(envelope: ErrorEnvelope, name: string | undefined): string 
     case 'approval_denied':
       return 'This action was not approved, so it was not run.';
     default:
-      return 'Something went wrong while running this action.';
+      return 'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.';
   }
 }
 
@@ -176,6 +176,6 @@ export function renderEnvelopeForUser(envelope: Envelope, options: UserRenderOpt
       undefined;
     return createRedactor(options.secrets ?? [])(sentenceFor(envelope, name));
   } catch {
-    return 'Something went wrong while running this action.';
+    return 'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.';
   }
 }

@@ -266,7 +266,8 @@ const rows: Row[] = [
     expected: {
       error_type: 'upstream_error',
       retryable: true,
-      user_message: 'The service failed (HTTP 500).',
+      user_message:
+        'The service had a problem on its side and did not finish the request; try again in a moment.',
     },
   },
   {
@@ -308,7 +309,8 @@ const rows: Row[] = [
     value: new HttpError({ status: 500, body: { message: 'boom\n    at handler (/srv/app/index.js:10:5)' } }),
     expected: {
       error_type: 'upstream_error',
-      user_message: 'The service failed (HTTP 500). The service said: boom',
+      user_message:
+        'The service had a problem on its side and did not finish the request; try again in a moment. The service said: boom',
     },
   },
   // Network errors, timeouts, aborts
@@ -428,7 +430,8 @@ const rows: Row[] = [
     value: new PatchbayError('invalid_definition', 'tool "x": secret internals'),
     expected: {
       error_type: 'internal_error',
-      user_message: 'Something went wrong while running this action.',
+      user_message:
+        'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.',
     },
   },
   {
@@ -452,7 +455,8 @@ const rows: Row[] = [
     value: new Error('connect to db at postgres://admin:hunter2@10.0.0.5 failed'),
     expected: {
       error_type: 'internal_error',
-      user_message: 'Something went wrong while running this action.',
+      user_message:
+        'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.',
     },
   },
   {

@@ -194,7 +194,8 @@ function classify(
 const fallback = (): ErrorEnvelope => ({
   ok: false,
   error_type: 'internal_error',
-  user_message: 'Something went wrong while running this action.',
+  user_message:
+    'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.',
   retryable: false,
 });
 

@@ -129,7 +129,11 @@ export async function exampleVerify(
         retryAfterS: retryAfterSeconds(response.headers),
       };
     }
-    return { valid: false, reason: 'unreachable', message: `The service answered HTTP ${response.status}.` };
+    return {
+      valid: false,
+      reason: 'unreachable',
+      message: 'The service could not check the credentials right now; try again in a moment.',
+    };
   } catch {
     return { valid: false, reason: 'unreachable', message: 'The service could not be reached.' };
   }
