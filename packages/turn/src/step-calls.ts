@@ -98,7 +98,13 @@ async function carryOut(
  * with a tool result, so every call the model made has its result in the thread.
  */
 export async function runStepCalls(
-  step: { index: number; text: string; toolCalls: readonly LanguageModelV4ToolCall[] },
+  step: {
+    index: number;
+    text: string;
+    toolCalls: readonly LanguageModelV4ToolCall[];
+    /** Names of the tools this model call was offered: a call of any other is not run. */
+    offered: ReadonlySet<string>;
+  },
   context: StepCallsContext,
 ): Promise<StepCallsResult> {
   const { memory, recorder } = context;
@@ -131,6 +137,7 @@ export async function runStepCalls(
       ),
       positionInStep,
       cancelled: context.signal?.aborted === true,
+      offered: step.offered.has(call.toolName),
     };
     const action = decideCall(state, memory, context.rules);
     const record: TurnCall = {
