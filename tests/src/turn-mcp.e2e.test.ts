@@ -117,10 +117,10 @@ describe('a turn over a connector, a function and an MCP server', () => {
         const offered = up.model.calls[0]!.tools!.map((tool) => tool.name);
         expect(offered.filter((name) => everyTool.includes(name))).toEqual(everyTool);
         expect(offered.at(-1)).toBe('refresh_connector_status');
-        expect(up.result.trace.calls.map((call) => [call.toolName, call.envelope.ok])).toEqual([
-          ['github_get_issue', true],
-          ['notes_search', true],
-          ['reminder_add', true],
+        expect(up.result.trace.calls.map((call) => [call.toolName, call.envelope.ok, call.owner])).toEqual([
+          ['github_get_issue', true, 'connector:github'],
+          ['notes_search', true, 'notes'],
+          ['reminder_add', true, 'function:reminder_add'],
         ]);
         expect(githubApi.calls).toHaveLength(1);
         expect(serverCalls()).toBe(1);

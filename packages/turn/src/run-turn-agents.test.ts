@@ -131,10 +131,10 @@ describe('runTurn over connectors, functions and MCP servers', () => {
     ];
     expect(model.calls[0]!.tools?.map((tool) => tool.name)).toEqual(offered);
     expect(result.trace.exposedTools).toEqual(offered);
-    expect(result.trace.calls.map((call) => [call.toolName, call.envelope.ok])).toEqual([
-      ['tracker_list_issues', true],
-      ['weather_today', true],
-      ['files_read', true],
+    expect(result.trace.calls.map((call) => [call.toolName, call.envelope.ok, call.owner])).toEqual([
+      ['tracker_list_issues', true, 'connector:tracker'],
+      ['weather_today', true, 'function:weather_today'],
+      ['files_read', true, 'files'],
     ]);
     expect(weatherCalls).toEqual([{ city: 'Lyon' }]);
     expect(files.calls).toEqual([{ tool: 'files_read', args: { path: 'a.txt' } }]);

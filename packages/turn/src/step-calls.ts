@@ -104,6 +104,8 @@ export async function runStepCalls(
     toolCalls: readonly LanguageModelV4ToolCall[];
     /** Names of the tools this model call was offered: a call of any other is not run. */
     offered: ReadonlySet<string>;
+    /** Tool name → the agent serving it, for the trace. */
+    owners?: ReadonlyMap<string, string>;
   },
   context: StepCallsContext,
 ): Promise<StepCallsResult> {
@@ -148,6 +150,8 @@ export async function runStepCalls(
       arguments: args.ok ? args.value : call.input,
       ...(await carryOut(action, call, state, context)),
     };
+    const owner = step.owners?.get(call.toolName);
+    if (record.sent && owner !== undefined) record.owner = owner;
     recorder.call(record);
     const { envelope } = record;
     if (!envelope.ok && interactiveErrorTypes.has(envelope.error_type)) {

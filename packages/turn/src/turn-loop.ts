@@ -73,7 +73,10 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     });
     if (toolCalls.length === 0) return { kind: 'replied', text };
 
-    const step = await runStepCalls({ index, text, toolCalls, offered: new Set(offer.names) }, context);
+    const step = await runStepCalls(
+      { index, text, toolCalls, offered: new Set(offer.names), owners: offer.owners },
+      context,
+    );
     context.stored.push(step.assistant, step.results);
     context.tail.push(step.assistant, step.results);
     recorder.sequencesClosed('succeeded', memory.closeSequences(step.succeeded));

@@ -149,6 +149,8 @@ export interface TurnCall {
   sent: boolean;
   skipped?: SkipReason;
   correlationId?: string;
+  /** The agent that served a sent call: `connector:<id>`, an MCP server's name or `function:<name>`. */
+  owner?: string;
 }
 
 /** One retry the loop made: the envelopes it reacted to and the guidance it added. */
