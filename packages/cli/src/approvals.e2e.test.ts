@@ -63,7 +63,13 @@ describe('approvals across processes', () => {
 
     const listed = JSON.parse((await patchbay(home, ['proposals', '--json'])).stdout);
     expect(listed).toEqual([
-      expect.objectContaining({ id, state: 'pending', tool: 'demo_delete_item', args: { item_id: 'a1' } }),
+      expect.objectContaining({
+        id,
+        state: 'pending',
+        tool: 'demo_delete_item',
+        owner: 'connector:demo',
+        args: { item_id: 'a1' },
+      }),
     ]);
 
     // Two operators approve at the same moment from two processes: the call runs once.

@@ -225,7 +225,8 @@ describe('patchbay mcp with mcp-servers.json', () => {
         .filter((entry) => entry.event === 'tool_called');
       expect(calls).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ tool: 'up_echo', outcome: 'ok', via: 'mcp' }),
+          // The owning server is recorded: a same-named tool of another server is not this one.
+          expect.objectContaining({ tool: 'up_echo', owner: 'echo', outcome: 'ok', via: 'mcp' }),
           expect.objectContaining({ tool: 'up_echo', outcome: 'needs_input', via: 'mcp' }),
         ]),
       );

@@ -206,3 +206,13 @@ describe('toolAvailability', () => {
     ).toEqual({ available: true });
   });
 });
+
+describe('toolAvailability with an unavailable entry (MCP servers only)', () => {
+  it('answers a retryable tool_unavailable, not disabled_by_admin', () => {
+    const result = toolAvailability(announce, snapshot({ slack: { status: 'unavailable' } }), { now });
+    expect(result).toMatchObject({
+      available: false,
+      envelope: { ok: false, error_type: 'tool_unavailable', retryable: true },
+    });
+  });
+});

@@ -58,6 +58,13 @@ function statusEnvelope(
           : `The ${connectorId} connector is rate limited.`,
       });
     }
+    case 'unavailable':
+      // Only MCP servers carry it: down or starting, back on its own.
+      return failure('tool_unavailable', {
+        connector: connectorId,
+        userMessage: `${connectorId} is not reachable right now.`,
+        retryable: true,
+      });
     default:
       // disabled_by_admin: say nothing that invites the model to offer it.
       return failure('disabled_by_admin', { userMessage: 'This tool is not available.' });

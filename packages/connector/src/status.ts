@@ -1,12 +1,17 @@
 import { z } from 'zod';
 
-/** The five connector statuses, spelled as the model reads them. */
+/**
+ * The connector statuses, spelled as the model reads them. `unavailable` is used only for MCP
+ * servers (DESIGN: "MCP servers are connectors"): configured, but down or still starting; no status
+ * source stores it and no connector reports it.
+ */
 export const connectorStatuses = [
   'connected',
   'not_configured',
   'invalid_credentials',
   'rate_limited',
   'disabled_by_admin',
+  'unavailable',
 ] as const;
 
 /** Zod schema of {@link ConnectorStatus}. */
@@ -22,7 +27,7 @@ export const connectorStatusEntrySchema = z.object({
   scopes: z.array(z.string()).default([]),
   /** Why the credentials are invalid, as a sentence without secrets. */
   error: z.string().optional(),
-  /** ISO time after which a rate-limited connector may be used again. */
+  /** ISO time after which a rate-limited connector may be used again (or an unavailable MCP server is retried). */
   retryAfter: z.string().optional(),
   /** ISO time of the last successful or failed verification. */
   verifiedAt: z.string().optional(),

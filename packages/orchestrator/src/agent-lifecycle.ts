@@ -41,9 +41,19 @@ export function createAgentLifecycle(
       log.info({ agent: agentId, added: changes.added, removed: changes.removed }, 'agent tools changed');
     }
     for (const conflict of changes.conflicts) {
-      log.warn(
-        { agent: agentId, tool: conflict.name, owner: conflict.owner },
-        `tool "${conflict.name}" of agent "${agentId}" ignored: agent "${conflict.owner}" already serves it`,
+      const others = conflict.owners.filter((owner) => owner !== conflict.servedBy);
+      const quoted = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(' and ');
+      // An error, not a warning: a call of this name cannot reach the agent the caller may have meant.
+      log.error(
+        {
+          agent: agentId,
+          tool: conflict.name,
+          owners: conflict.owners,
+          served_by: conflict.servedBy ?? null,
+        },
+        conflict.servedBy === undefined
+          ? `tool "${conflict.name}" is declared by agents ${quoted(conflict.owners)}: neither serves it until a prefix tells them apart`
+          : `tool "${conflict.name}" of agent ${quoted(others)} is not served: agent "${conflict.servedBy}" had it first; give one of them a prefix`,
       );
     }
     for (const change of changes.changed) {

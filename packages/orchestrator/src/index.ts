@@ -16,6 +16,7 @@ export {
   type Orchestrator,
   type OrchestratorHealth,
   type OrchestratorOptions,
+  type ToolConflict,
 } from './orchestrator.js';
 export {
   createRedactingLogger,

@@ -21,9 +21,10 @@ import { JsonSchemaValidator } from './json-schema-validator.js';
 import { createInstruments, orchestratorLogger } from './observability.js';
 import { minimumProposalKeyLength, randomProposalKey } from './proposal-mac.js';
 import { createProposalsApi } from './proposals-api.js';
-import { ToolRegistry } from './registry.js';
+import { type ToolConflict, ToolRegistry } from './registry.js';
 
 export type { OrchestratorHealth } from './agent-lifecycle.js';
+export type { ToolConflict } from './registry.js';
 
 /** Settings of {@link createOrchestrator}. */
 export interface OrchestratorOptions {
@@ -137,6 +138,14 @@ export interface Orchestrator {
   getTool(name: string): AgentTool | undefined;
   /** Registered agents. */
   listAgents(): Agent[];
+  /**
+   * Tool names more than one agent declares (MCP servers discover theirs on connect), each with
+   * every declarer and the agent it is routed to — undefined when ambiguous: then no agent serves it
+   * until a prefix tells them apart. Empty when names are unique, as they should be.
+   */
+  toolConflicts(): ToolConflict[];
+  /** Id of the agent a tool is routed to (`connector:github`, an MCP server name, `function:<name>`). */
+  ownerOf(name: string): string | undefined;
 }
 
 /** The proposal key: the option, else the store's, else a random one for this process (with a warning for a store of its own). */
@@ -233,6 +242,12 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     },
     listAgents() {
       return [...registry.agents.values()].map((record) => record.agent);
+    },
+    toolConflicts() {
+      return registry.conflicts();
+    },
+    ownerOf(name) {
+      return registry.lookup(name)?.record.agent.id;
     },
   };
 

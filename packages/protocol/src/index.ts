@@ -44,6 +44,7 @@ export {
   connectorStatusWire,
   type RenderTurnContextOptions,
   renderTurnContext,
+  type ServerStatus,
 } from './turn-context.js';
 export {
   createVerificationCache,

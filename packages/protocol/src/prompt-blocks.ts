@@ -27,6 +27,8 @@ export const protocolBlocks: Readonly<Record<ProtocolBlockName, string>> = Objec
     '- "invalid_credentials": it was connected but the credentials no longer work ("error" says why, in words',
     '  safe to repeat). Ask the user to reconnect at "setup_url".',
     '- "rate_limited": the service asked for a pause. It can be used again after "retry_after".',
+    '- "unavailable": a tool server that is down or still starting. Its tools are gone until it is back (it is',
+    '  retried at "retry_after" when given); say it cannot be reached now rather than asking the user to set it up.',
     '',
     'Rules:',
     '- Call only tools that are in your tool list. Never describe an action as done, or about to be done, when',

@@ -127,3 +127,40 @@ describe('renderTurnContext', () => {
     expect(JSON.parse(json).jira.error).toBe('</connector_status><x>');
   });
 });
+
+describe('MCP servers in the status block', () => {
+  const snapshot = snapshotOf({
+    slack: { status: 'disabled_by_admin' },
+    github: { status: 'connected', scopes: ['repo'] },
+  });
+
+  it('renders up servers as connected with tools and down ones as unavailable, sorted with the connectors', () => {
+    const servers = [
+      { id: 'notes', status: 'unavailable' as const, retryAfter: '2026-11-21T15:00:04.200Z' },
+      { id: 'files', status: 'connected' as const, tools: ['files_write', 'files_read'] },
+      { id: 'zeta', status: 'unavailable' as const },
+    ];
+    expect(renderTurnContext(snapshot, { connectors, servers })).toBe(
+      '<current_time>2026-11-21T15:00:00Z</current_time>\n' +
+        '<connector_status captured_at="2026-11-21T15:00:00Z">' +
+        '{"files":{"status":"connected","tools":["files_read","files_write"]},' +
+        '"github":{"scopes":["repo"],"status":"connected","tools":["github_list_repos"]},' +
+        // A reconnect at 15:00:04.2 is announced as 15:00:05: never earlier than it happens.
+        '"notes":{"retry_after":"2026-11-21T15:00:05Z","status":"unavailable"},' +
+        '"zeta":{"status":"unavailable"}}' +
+        '</connector_status>',
+    );
+    // Equal status in another order renders byte-identically.
+    expect(renderTurnContext(snapshot, { connectors, servers: [...servers].reverse() })).toBe(
+      renderTurnContext(snapshot, { connectors, servers }),
+    );
+  });
+
+  it('lets an installed connector keep its id when a server has the same name', () => {
+    const wire = connectorStatusWire(snapshot, {
+      connectors,
+      servers: [{ id: 'github', status: 'unavailable' }],
+    });
+    expect(wire.github).toMatchObject({ status: 'connected', scopes: ['repo'] });
+  });
+});

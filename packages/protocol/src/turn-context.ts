@@ -5,6 +5,10 @@ import { type JsonValue, stableStringify } from './stable-json.js';
 /** One connector in the `<connector_status>` block, as the model reads it (snake_case wire shape). */
 export type ConnectorStatusWire =
   | { status: 'connected'; scopes: string[]; tools: string[] }
+  /** An MCP server that is up: its tools (servers have no scopes). */
+  | { status: 'connected'; tools: string[] }
+  /** An MCP server that is down or still starting; `retry_after` when a reconnect is scheduled. */
+  | { status: 'unavailable'; retry_after?: string }
   | {
       status: 'not_configured' | 'invalid_credentials' | 'rate_limited';
       setup_url?: string;
@@ -14,10 +18,30 @@ export type ConnectorStatusWire =
     }
   | { status: 'disabled_by_admin' };
 
+/**
+ * One MCP server as the status block shows it (DESIGN: "MCP servers are connectors"). The caller
+ * decides: up → `connected` with the tools it offers now; down or starting → `unavailable`;
+ * admin-disabled or stopped servers are not passed at all.
+ */
+export type ServerStatus =
+  | { id: string; status: 'connected'; tools: readonly string[] }
+  | {
+      id: string;
+      status: 'unavailable';
+      /** ISO time of the scheduled reconnect, when one is scheduled. */
+      retryAfter?: string | undefined;
+    };
+
 /** Options shared by {@link connectorStatusWire} and {@link renderTurnContext}. */
 export interface ConnectorStatusWireOptions {
   /** Installed connectors: source of setup URLs, would-enable phrases and tool names. */
   connectors: readonly Connector[];
+  /**
+   * MCP servers to show beside the connectors, keyed by server name in the same sorted object. A
+   * server named like an installed connector is left out: the connector's entry is the one the gate
+   * and the user act on.
+   */
+  servers?: readonly ServerStatus[];
   /** Render `disabled_by_admin` entries (status only). Off by default: the model must not learn of them. */
   includeDisabled?: boolean;
   /**
@@ -61,8 +85,15 @@ export function connectorStatusWire(
         wire[id] = { status: 'connected', scopes: [...new Set(entry.scopes)].sort(), tools };
         break;
       }
+      case 'unavailable':
+        // Status sources never store it; a snapshot that carries it gets the server shape.
+        wire[id] =
+          entry.retryAfter === undefined
+            ? { status: 'unavailable' }
+            : { status: 'unavailable', retry_after: toIsoSeconds(entry.retryAfter, 'ceil') };
+        break;
       default: {
-        const item: ConnectorStatusWire = { status: entry.status };
+        const item: Extract<ConnectorStatusWire, { status: typeof entry.status }> = { status: entry.status };
         if (connector) {
           item.setup_url = connector.setupUrl;
           item.would_enable = options.catalogInSystemPrompt
@@ -77,7 +108,29 @@ export function connectorStatusWire(
       }
     }
   }
-  return wire;
+  return withServers(wire, options.servers ?? [], byId);
+}
+
+/** Adds the servers and re-sorts the keys, so connectors and servers share one stable order. */
+function withServers(
+  wire: Record<string, ConnectorStatusWire>,
+  servers: readonly ServerStatus[],
+  connectorIds: ReadonlyMap<string, unknown>,
+): Record<string, ConnectorStatusWire> {
+  if (servers.length === 0) return wire;
+  const all: Record<string, ConnectorStatusWire> = { ...wire };
+  for (const server of servers) {
+    if (connectorIds.has(server.id)) continue;
+    all[server.id] =
+      server.status === 'connected'
+        ? { status: 'connected', tools: [...new Set(server.tools)].sort() }
+        : server.retryAfter === undefined
+          ? { status: 'unavailable' }
+          : { status: 'unavailable', retry_after: toIsoSeconds(server.retryAfter, 'ceil') };
+  }
+  const sorted: Record<string, ConnectorStatusWire> = {};
+  for (const id of Object.keys(all).sort()) sorted[id] = all[id]!;
+  return sorted;
 }
 
 /**

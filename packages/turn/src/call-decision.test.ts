@@ -35,6 +35,7 @@ function callOf(overrides: Partial<CallState> = {}): CallState {
     identity: 'tracker_create_issue\u0000{"project":"WEB","title":"Login"}',
     positionInStep: 0,
     cancelled: false,
+    offered: true,
     ...overrides,
   };
 }
@@ -61,6 +62,12 @@ const fixtures: Record<
     call: callOf({ positionInStep: 16, arguments: { ok: false } }),
     memory: memoryOf(),
     expected: { kind: 'skip', reason: 'call_cap', error_type: 'rate_limited' },
+  },
+  not_offered: {
+    // Also a duplicate, too deep and a done side effect: a tool the model was not offered never runs.
+    call: callOf({ offered: false, arguments: { ok: false, tooDeep: true } }),
+    memory: memoryOf({ answerFor: () => earlier, attempt: 1, sideEffectDone: () => true }),
+    expected: { kind: 'skip', reason: 'not_offered', error_type: 'tool_unavailable' },
   },
   too_deep: {
     // Also not valid as JSON to send and a status refresh: depth is reported first.

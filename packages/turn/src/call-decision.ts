@@ -19,6 +19,8 @@ export interface CallState {
   positionInStep: number;
   /** Whether the turn's signal has fired. */
   cancelled: boolean;
+  /** Whether the tool was in the list this model call was offered. */
+  offered: boolean;
 }
 
 /** The turn's fixed rules the decision applies. */
@@ -33,6 +35,7 @@ export interface CallRules {
 export type CallCondition =
   | 'turn_cancelled'
   | 'over_call_cap'
+  | 'not_offered'
   | 'too_deep'
   | 'invalid_json'
   | 'status_refresh'
@@ -54,6 +57,7 @@ export type CallDecisionRow =
 export const callDecisionTable: readonly CallDecisionRow[] = [
   { when: 'turn_cancelled', action: 'skip', skip: 'cancelled' },
   { when: 'over_call_cap', action: 'skip', skip: 'call_cap' },
+  { when: 'not_offered', action: 'skip', skip: 'not_offered' },
   { when: 'too_deep', action: 'skip', skip: 'too_deep' },
   { when: 'invalid_json', action: 'skip', skip: 'invalid_json' },
   { when: 'status_refresh', action: 'refresh_status' },
@@ -73,6 +77,9 @@ const conditions: Record<
 > = {
   turn_cancelled: (call) => call.cancelled,
   over_call_cap: (call, _memory, rules) => call.positionInStep >= rules.maxCallsPerStep,
+  // The offer is the turn's own gate: the orchestrator would run any registered tool status allows,
+  // including one of an admin-disabled MCP server or one the model only guessed the name of.
+  not_offered: (call) => !call.offered,
   // Kept as text: the thread store and providers serialise recursively and would overflow on it.
   too_deep: (call) => !call.arguments.ok && call.arguments.tooDeep === true,
   invalid_json: (call) => !call.arguments.ok,
@@ -106,6 +113,11 @@ const skipAnswers: Record<
   call_cap: (_call, _memory, rules) =>
     failure('rate_limited', {
       userMessage: `A step runs at most ${rules.maxCallsPerStep} tool calls; this one was not run. Call it in a later step if it is still needed.`,
+    }),
+  not_offered: (call) =>
+    failure('tool_unavailable', {
+      userMessage: `${call.toolName} is not one of the tools available now; it was not run.`,
+      retryable: false,
     }),
   too_deep: () => failure('invalid_arguments', { issues: [{ path: '', message: tooDeepMessage() }] }),
   invalid_json: () =>

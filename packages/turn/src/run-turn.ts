@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StatusSnapshot } from '@patchbay/connector';
+import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { captureStatus, connectorStatusWire, stampMessage } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
@@ -9,7 +9,7 @@ import { createTurnMemory } from './turn-memory.js';
 import { createTurnInstruments } from './turn-metrics.js';
 import { buildTurnPrompt } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
-import { offerTools } from './turn-tools.js';
+import { type AgentView, offerTools, viewAgents } from './turn-tools.js';
 import { createTurnRecorder } from './turn-trace.js';
 import type { RunTurnOptions, TurnResult } from './turn-types.js';
 
@@ -25,6 +25,12 @@ export type {
   TurnStep,
   TurnTrace,
 } from './turn-types.js';
+
+/** The status a turn shows: connectors from the status source, MCP servers and functions from the orchestrator. */
+interface TurnStatus {
+  snapshot: StatusSnapshot;
+  agents: AgentView;
+}
 
 async function loadHistory(options: RunTurnOptions, threadId: string): Promise<ModelMessage[]> {
   if (typeof options.thread !== 'string') return [...options.thread.messages];
@@ -52,24 +58,39 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const threadId = typeof options.thread === 'string' ? options.thread : options.thread.id;
   const history = await loadHistory(options, threadId);
 
-  const capture = () =>
-    captureStatus({
+  // The subject's admin policy also covers MCP servers by name; read it from the same load as the status.
+  let disabledIds: ReadonlySet<string> = new Set();
+  const source: StatusSource = {
+    async load(loaded) {
+      const state = await options.statusSource.load(loaded);
+      disabledIds = new Set(state.disabledConnectorIds);
+      return state;
+    },
+    markRateLimited: (...args) => options.statusSource.markRateLimited(...args),
+    markInvalidCredentials: (...args) => options.statusSource.markInvalidCredentials(...args),
+  };
+  const capture = async (): Promise<TurnStatus> => {
+    const snapshot = await captureStatus({
       connectors,
-      source: options.statusSource,
+      source,
       subject,
       now: clock,
       ...(options.verify ? { verify: options.verify } : {}),
     });
-  let snapshot: StatusSnapshot = await capture();
-  const prompt = buildTurnPrompt(options, history, snapshot, clock);
+    return { snapshot, agents: await viewAgents(options.orchestrator, snapshot, disabledIds) };
+  };
+  const wire = ({ snapshot, agents }: TurnStatus) =>
+    connectorStatusWire(snapshot, { connectors, servers: agents.servers });
+  let status = await capture();
+  const prompt = buildTurnPrompt(options, history, status, clock);
   const recorder = createTurnRecorder(
     {
       turnId,
       subject,
       threadId,
-      capturedAt: snapshot.capturedAt,
-      connectorStatus: connectorStatusWire(snapshot, { connectors }),
-      exposedTools: offerTools(snapshot, connectors).names,
+      capturedAt: status.snapshot.capturedAt,
+      connectorStatus: wire(status),
+      exposedTools: offerTools(status.snapshot, connectors, status.agents).names,
     },
     instruments,
   );
@@ -92,16 +113,19 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       userText: prompt.userText,
     },
     async refreshStatus() {
-      snapshot = await capture();
-      return success({
-        captured_at: snapshot.capturedAt,
-        connector_status: connectorStatusWire(snapshot, { connectors }),
-      });
+      status = await capture();
+      return success({ captured_at: status.snapshot.capturedAt, connector_status: wire(status) });
     },
     model: options.model,
     settings,
     base: prompt.base,
-    offer: () => offerTools(snapshot, connectors),
+    // Read again before every model call: a server that went down mid-turn loses its tools at once.
+    offer: async () =>
+      offerTools(
+        status.snapshot,
+        connectors,
+        await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+      ),
     stored,
     tail: [],
   });

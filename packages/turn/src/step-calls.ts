@@ -98,7 +98,15 @@ async function carryOut(
  * with a tool result, so every call the model made has its result in the thread.
  */
 export async function runStepCalls(
-  step: { index: number; text: string; toolCalls: readonly LanguageModelV4ToolCall[] },
+  step: {
+    index: number;
+    text: string;
+    toolCalls: readonly LanguageModelV4ToolCall[];
+    /** Names of the tools this model call was offered: a call of any other is not run. */
+    offered: ReadonlySet<string>;
+    /** Tool name → the agent serving it, for the trace. */
+    owners?: ReadonlyMap<string, string>;
+  },
   context: StepCallsContext,
 ): Promise<StepCallsResult> {
   const { memory, recorder } = context;
@@ -131,6 +139,7 @@ export async function runStepCalls(
       ),
       positionInStep,
       cancelled: context.signal?.aborted === true,
+      offered: step.offered.has(call.toolName),
     };
     const action = decideCall(state, memory, context.rules);
     const record: TurnCall = {
@@ -141,6 +150,8 @@ export async function runStepCalls(
       arguments: args.ok ? args.value : call.input,
       ...(await carryOut(action, call, state, context)),
     };
+    const owner = step.owners?.get(call.toolName);
+    if (record.sent && owner !== undefined) record.owner = owner;
     recorder.call(record);
     const { envelope } = record;
     if (!envelope.ok && interactiveErrorTypes.has(envelope.error_type)) {

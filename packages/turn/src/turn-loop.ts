@@ -14,8 +14,8 @@ export interface TurnLoopContext extends StepCallsContext {
   settings: TurnSettings;
   /** System prompt, history and the user's message: the fixed start of every prompt. */
   base: readonly ModelMessage[];
-  /** The tools to offer the next model call (status may have been refreshed since the last). */
-  offer(): ToolOffer;
+  /** The tools to offer the next model call (status may have been refreshed, servers gone down, since the last). */
+  offer(): Promise<ToolOffer>;
   /** This turn's messages in stored form: appended to the thread at the end. */
   stored: ModelMessage[];
   /** What follows `base` in the prompt: this turn's calls, results and retry guidance (not stored). */
@@ -39,7 +39,7 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
   for (let index = 0; index < settings.maxSteps; index += 1) {
     // Checked before every model call: a model that ignores the signal gets no further call.
     if (context.signal?.aborted) return { kind: 'stopped', outcome: 'aborted' };
-    const offer = context.offer();
+    const offer = await context.offer();
     const temperature = stepTemperature(settings, memory.attempt, memory.retryOpen());
     const prompt = toLanguageModelPrompt([...context.base, ...context.tail]);
     const answer = await callModel(
@@ -73,7 +73,10 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     });
     if (toolCalls.length === 0) return { kind: 'replied', text };
 
-    const step = await runStepCalls({ index, text, toolCalls }, context);
+    const step = await runStepCalls(
+      { index, text, toolCalls, offered: new Set(offer.names), owners: offer.owners },
+      context,
+    );
     context.stored.push(step.assistant, step.results);
     context.tail.push(step.assistant, step.results);
     recorder.sequencesClosed('succeeded', memory.closeSequences(step.succeeded));

@@ -8,6 +8,8 @@ export interface TurnInstruments {
   interactiveErrors: Counter;
   /** Retry sequences by `outcome` (`succeeded`, `asked_user`, `stopped`): `succeeded` over all is the retry success rate. */
   retrySequences: Counter;
+  /** Calls of tools the model was not offered (answered `tool_unavailable`, never run), by `tool`. */
+  notOffered: Counter;
 }
 
 /** Creates the turn counters on the given meter, or the global provider's. */
@@ -22,6 +24,9 @@ export function createTurnInstruments(meter?: Meter): TurnInstruments {
     }),
     retrySequences: active.createCounter('patchbay.turn.retry_sequences', {
       description: 'Ask-for-input retry sequences by outcome',
+    }),
+    notOffered: active.createCounter('patchbay.turn.not_offered_calls', {
+      description: 'Tool calls of tools the model was not offered, answered without running',
     }),
   };
 }

@@ -5,6 +5,7 @@ import {
   buildSystemPrompt,
   type CacheProvider,
   renderTurnContext,
+  type ServerStatus,
   stampMessage,
 } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
@@ -39,7 +40,7 @@ export interface TurnPrompt {
 export function buildTurnPrompt(
   options: RunTurnOptions,
   history: readonly ModelMessage[],
-  snapshot: StatusSnapshot,
+  status: { snapshot: StatusSnapshot; agents: { servers: readonly ServerStatus[] } },
   clock: () => Date,
 ): TurnPrompt {
   const { connectors } = options;
@@ -58,7 +59,11 @@ export function buildTurnPrompt(
     systemPrompt,
     history: [...history],
     userMessage,
-    turnContext: renderTurnContext(snapshot, { connectors, catalogInSystemPrompt }),
+    turnContext: renderTurnContext(status.snapshot, {
+      connectors,
+      catalogInSystemPrompt,
+      servers: status.agents.servers,
+    }),
     ...(options.layout ? { layout: options.layout } : {}),
     provider: cacheProviderOf(options.model),
   });

@@ -1,6 +1,14 @@
-import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import type { Connector, StatusSnapshot, ToolEffect } from '@patchbay/connector';
-import { exposedTools, toLanguageModelTools } from '@patchbay/protocol';
+import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { type Connector, type StatusSnapshot, type ToolEffect, toolAvailability } from '@patchbay/connector';
+import type { Agent, AgentHealth, AgentTool } from '@patchbay/orchestrator';
+import {
+  exposedTools,
+  isMetaTool,
+  type MetaToolDefinition,
+  refreshConnectorStatusToolName,
+  type ServerStatus,
+  toLanguageModelTools,
+} from '@patchbay/protocol';
 import type { ToolInputContract } from './call-identity.js';
 import type { RunTurnOptions } from './turn-types.js';
 
@@ -8,16 +16,162 @@ import type { RunTurnOptions } from './turn-types.js';
 export interface ToolOffer {
   names: string[];
   tools: LanguageModelV4FunctionTool[];
+  /** Name → id of the agent that serves it (connector agents as `connector:<id>`); not for the meta-tool. */
+  owners: ReadonlyMap<string, string>;
+}
+
+/** What the turn reads of the orchestrator's agents at one moment. */
+export interface AgentView {
+  /** Tools of the orchestrator's function and MCP agents that may be offered now, each with its owner. */
+  tools: { tool: AgentTool; owner: string }[];
+  /** MCP servers for the status block: up → connected, down or starting → unavailable. */
+  servers: ServerStatus[];
+}
+
+type TurnOrchestrator = RunTurnOptions['orchestrator'];
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Routed tools per agent: a manifest tool counts only if the registry routes that name to that agent. */
+function routedToolsOf(orchestrator: TurnOrchestrator): Map<Agent, AgentTool[]> {
+  const result = new Map<Agent, AgentTool[]>();
+  if (!orchestrator.listAgents || !orchestrator.listTools) return result;
+  const routed = new Map(orchestrator.listTools().map((tool) => [tool.name, tool]));
+  const claimed = new Set<string>();
+  // The registry keeps the definition object the owner's manifest returned: identity finds the owner.
+  // Agents that build fresh objects per manifest fall back to the first declarer.
+  const agents = orchestrator.listAgents();
+  const manifests = new Map<Agent, ReturnType<Agent['manifest']> | undefined>();
+  for (const agent of agents) {
+    try {
+      manifests.set(agent, agent.manifest());
+    } catch {
+      manifests.set(agent, undefined);
+    }
+  }
+  for (const pass of ['identity', 'name'] as const) {
+    for (const agent of agents) {
+      const manifest = manifests.get(agent);
+      if (!manifest || manifest.kind === 'connector') continue;
+      for (const tool of manifest.tools) {
+        const current = routed.get(tool.name);
+        if (!current || claimed.has(tool.name)) continue;
+        if (pass === 'identity' && current !== tool) continue;
+        claimed.add(tool.name);
+        const list = result.get(agent) ?? [];
+        list.push(current);
+        result.set(agent, list);
+      }
+    }
+  }
+  return result;
+}
+
+/** The health as last observed (MCP agents, no I/O), else the orchestrator's bounded health check. */
+async function healthOf(agent: Agent, orchestrator: TurnOrchestrator): Promise<AgentHealth> {
+  const observed = agent.observedHealth?.();
+  if (observed) return observed;
+  if (!orchestrator.health) return { status: 'up' };
+  try {
+    return await orchestrator.health(agent.id);
+  } catch {
+    return { status: 'down' };
+  }
+}
+
+/**
+ * Reads the orchestrator's function and MCP agents for one subject: the tools that can run now
+ * (agent up, not admin-disabled, `requires` connected) and the MCP servers for the status block.
+ * An MCP server disabled by an admin (its name in the subject's disabled ids) or stopped (never
+ * started, `autoStart: false`, stopped by an operator) is left out of both, as a disabled connector is.
+ */
+export async function viewAgents(
+  orchestrator: TurnOrchestrator,
+  snapshot: StatusSnapshot,
+  disabledIds: ReadonlySet<string>,
+): Promise<AgentView> {
+  const view: AgentView = { tools: [], servers: [] };
+  const routed = routedToolsOf(orchestrator);
+  const agents = [...routed.keys()];
+  // MCP servers without tools still belong in the block (up with none, or down).
+  for (const agent of orchestrator.listAgents?.() ?? []) {
+    if (!routed.has(agent) && kindOf(agent) === 'mcp') agents.push(agent);
+  }
+  const healths = await Promise.all(agents.map((agent) => healthOf(agent, orchestrator)));
+  agents.forEach((agent, index) => {
+    if (disabledIds.has(agent.id)) return;
+    const health = healths[index]!;
+    const runnable = (routed.get(agent) ?? []).filter(
+      (tool) =>
+        tool.connectorId === undefined &&
+        tool.name !== refreshConnectorStatusToolName &&
+        toolAvailability(tool, snapshot).available,
+    );
+    if (health.status === 'up') {
+      for (const tool of runnable) view.tools.push({ tool, owner: agent.id });
+    }
+    if (kindOf(agent) !== 'mcp' || health.status === 'stopped') return;
+    view.servers.push(
+      health.status === 'up'
+        ? { id: agent.id, status: 'connected', tools: runnable.map((tool) => tool.name).sort() }
+        : { id: agent.id, status: 'unavailable', retryAfter: health.retryAt },
+    );
+  });
+  view.servers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return view;
+}
+
+function kindOf(agent: Agent): string | undefined {
+  try {
+    return agent.manifest().kind;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The tools offered for the next model call: the connectors' tools that can work for the subject
- * now (from a fresh status) plus `refresh_connector_status`. The one place the offer is made, so
- * adding the orchestrator's own tools (functions, MCP) changes this function only.
+ * now (from a fresh status), the orchestrator's function tools and the tools of MCP servers that are
+ * up (from {@link viewAgents}), all sorted by name so the array changes only when status does, then
+ * `refresh_connector_status`. Every one of them is still run through the orchestrator's gate.
  */
-export function offerTools(snapshot: StatusSnapshot, connectors: readonly Connector[]): ToolOffer {
-  const tools = exposedTools(snapshot, connectors);
-  return { names: tools.map((tool) => tool.name), tools: toLanguageModelTools(tools) };
+export function offerTools(
+  snapshot: StatusSnapshot,
+  connectors: readonly Connector[],
+  agents: AgentView = { tools: [], servers: [] },
+): ToolOffer {
+  const exposed = exposedTools(snapshot, connectors);
+  const connectorTools = exposed.filter(
+    (tool): tool is Exclude<typeof tool, MetaToolDefinition> => !isMetaTool(tool),
+  );
+  const owners = new Map<string, string>();
+  const entries: { name: string; definition: LanguageModelV4FunctionTool }[] = [];
+  const connectorDefinitions = toLanguageModelTools(connectorTools);
+  connectorTools.forEach((tool, index) => {
+    owners.set(tool.name, `connector:${tool.connectorId ?? tool.name.split('_')[0]}`);
+    entries.push({ name: tool.name, definition: connectorDefinitions[index]! });
+  });
+  for (const { tool, owner } of agents.tools) {
+    // A name a connector already serves here stays the connector's: the registry refuses the pair anyway.
+    if (owners.has(tool.name)) continue;
+    owners.set(tool.name, owner);
+    entries.push({
+      name: tool.name,
+      definition: {
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputJsonSchema as JSONSchema7,
+      },
+    });
+  }
+  entries.sort(byName);
+  const meta = toLanguageModelTools(exposed.filter(isMetaTool));
+  return {
+    names: [...entries.map((entry) => entry.name), ...meta.map((tool) => tool.name)],
+    tools: [...entries.map((entry) => entry.definition), ...meta],
+    owners,
+  };
 }
 
 /** What the turn knows about a tool by name: its effect and its input contract. */
@@ -32,7 +186,7 @@ export interface ToolFacts extends ToolInputContract {
 export function toolFacts(
   toolName: string,
   connectors: readonly Connector[],
-  orchestrator: RunTurnOptions['orchestrator'],
+  orchestrator: TurnOrchestrator,
 ): ToolFacts {
   for (const connector of connectors) {
     const tool = connector.tools.find((candidate) => candidate.name === toolName);

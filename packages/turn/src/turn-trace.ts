@@ -44,6 +44,7 @@ export function createTurnRecorder(
       retrySequences: 0,
       retrySuccesses: 0,
       retrySuccessRate: undefined,
+      notOffered: 0,
     },
   };
   const { counters } = trace;
@@ -53,6 +54,10 @@ export function createTurnRecorder(
       trace.calls.push(record);
       counters.toolResults += 1;
       const { envelope } = record;
+      if (record.skipped === 'not_offered') {
+        counters.notOffered += 1;
+        instruments.notOffered.add(1, { tool: record.toolName });
+      }
       instruments.toolResults.add(1, {
         tool: record.toolName,
         outcome: envelope.ok ? 'ok' : envelope.error_type,

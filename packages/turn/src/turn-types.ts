@@ -37,8 +37,13 @@ export interface RunTurnOptions {
   message: string;
   /** Whose connectors: the user (or workspace) id the status and every call are for. */
   subject: string;
-  /** The gate every tool call goes through. */
-  orchestrator: Pick<Orchestrator, 'execute'> & Partial<Pick<Orchestrator, 'getTool'>>;
+  /**
+   * The gate every tool call goes through. With `listAgents` and `listTools` the turn also offers its
+   * function tools and the tools of MCP servers that are up, and shows the servers in the status
+   * block; `health` is asked about agents that do not report `observedHealth()`.
+   */
+  orchestrator: Pick<Orchestrator, 'execute'> &
+    Partial<Pick<Orchestrator, 'getTool' | 'listAgents' | 'listTools' | 'health'>>;
   /** Installed connectors: status, context, exposed tools. */
   connectors: readonly Connector[];
   /** Where the subject's connections are read from, fresh every turn. */
@@ -117,6 +122,7 @@ export interface TurnStep {
 export type SkipReason =
   | 'cancelled'
   | 'call_cap'
+  | 'not_offered'
   | 'invalid_json'
   | 'too_deep'
   | 'duplicate'
@@ -143,6 +149,8 @@ export interface TurnCall {
   sent: boolean;
   skipped?: SkipReason;
   correlationId?: string;
+  /** The agent that served a sent call: `connector:<id>`, an MCP server's name or `function:<name>`. */
+  owner?: string;
 }
 
 /** One retry the loop made: the envelopes it reacted to and the guidance it added. */
@@ -163,6 +171,8 @@ export interface TurnCounters {
   retrySuccesses: number;
   /** `retrySuccesses / retrySequences`, undefined without retries. */
   retrySuccessRate: number | undefined;
+  /** Calls of tools the model was not offered in that step: answered `tool_unavailable`, never run. */
+  notOffered: number;
 }
 
 /** Everything a turn did, for tests, evals and debugging. */

@@ -61,6 +61,7 @@ export const approveCommand: Command = {
       proposal: id,
       subject: proposal.subject,
       tool: proposal.tool,
+      owner: proposal.owner,
       decided_by: decider(runtime),
       outcome: envelope.ok ? 'ok' : envelope.error_type,
       state: after?.state,
@@ -89,9 +90,14 @@ export const rejectCommand: Command = {
         throw proposalError(error, id!);
       }
     });
-    await runtime
-      .store()
-      .audit.append({ event: 'proposal_rejected', proposal: id, subject: rejected.subject, reason });
+    await runtime.store().audit.append({
+      event: 'proposal_rejected',
+      proposal: id,
+      subject: rejected.subject,
+      tool: rejected.tool,
+      owner: rejected.owner,
+      reason,
+    });
     if (runtime.settings.json) {
       runtime.printJson({
         id: rejected.id,

@@ -42,7 +42,9 @@ export const callCommand: Command = {
       }
     }
     const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
+    let owner: string | undefined;
     const envelope = await withOrchestrator(runtime, { mcpServers, tool }, async (orchestrator) => {
+      owner = orchestrator.ownerOf(tool!);
       if (!orchestrator.getTool(tool!)) {
         const names = orchestrator.listTools().map((item) => item.name);
         runtime.note(`No tool named "${tool}".${didYouMean(tool!, names)}`);
@@ -53,6 +55,7 @@ export const callCommand: Command = {
       event: 'tool_called',
       subject: runtime.settings.subject,
       tool,
+      owner,
       outcome: envelope.ok ? 'ok' : envelope.error_type,
       correlation_id: envelope.meta?.correlation_id,
       via: 'cli',

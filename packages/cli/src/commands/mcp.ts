@@ -52,6 +52,7 @@ function audited(
           event: 'tool_called',
           subject: options.subject,
           tool: name,
+          owner: orchestrator.ownerOf(name),
           outcome: envelope.ok ? 'ok' : envelope.error_type,
           correlation_id: envelope.meta?.correlation_id,
           via: 'mcp',

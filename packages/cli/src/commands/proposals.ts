@@ -40,6 +40,7 @@ export const proposalsCommand: Command = {
           id: proposal.id,
           subject: proposal.subject,
           tool: proposal.tool,
+          owner: proposal.owner ?? null,
           args: proposal.args,
           state: proposal.state,
           created_at: proposal.createdAt,
@@ -56,12 +57,14 @@ export const proposalsCommand: Command = {
     }
     runtime.print(
       formatTable(
-        ['ID', 'STATE', 'USER', 'TOOL', 'CREATED', 'ARGS', 'DECISION'],
+        ['ID', 'STATE', 'USER', 'TOOL', 'OWNER', 'CREATED', 'ARGS', 'DECISION'],
         proposals.map((proposal) => [
           proposal.id,
           proposal.state,
           proposal.subject,
           proposal.tool,
+          // The connector, MCP server or function the call is bound to: a same-named tool elsewhere is not it.
+          proposal.owner ?? '-',
           proposal.createdAt,
           preview(proposal.args),
           [proposal.decidedBy, proposal.reason].filter(Boolean).join(': '),
