@@ -16,6 +16,8 @@ export {
   connectorStatusResourceUri,
   correlationIdMetaKey,
   createMcpGateway,
+  defaultCallDeadlineMs,
+  defaultStartupWaitMs,
   type McpGateway,
   type McpGatewayOptions,
   type McpGatewayRequest,

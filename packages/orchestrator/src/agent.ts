@@ -41,6 +41,21 @@ export interface AgentCallContext {
   credentials?: Credentials | undefined;
   /** Scopes granted to those credentials. */
   scopes?: readonly string[] | undefined;
+  /**
+   * Reports progress of a long call to whoever asked (an MCP host through the gateway). Agents that
+   * learn progress (an MCP server's `notifications/progress`) call it; absent when nobody listens.
+   */
+  onProgress?: ((progress: CallProgress) => void) | undefined;
+}
+
+/** Progress of a running call, as MCP `notifications/progress` carries it. */
+export interface CallProgress {
+  /** Grows with every report; units are the agent's own. */
+  progress: number;
+  /** The value `progress` reaches when done, when known. */
+  total?: number | undefined;
+  /** A sentence without secrets saying what is happening. */
+  message?: string | undefined;
 }
 
 /** Health of one agent. */

@@ -1,6 +1,7 @@
 import type { AuditSink, Credentials, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
 import { secretCredentialValues } from '@patchbay/connector';
 import type { Logger } from 'pino';
+import type { CallProgress } from './agent.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import type { ToolRegistry } from './registry.js';
 
@@ -51,6 +52,10 @@ export interface CallState {
   subject: string;
   correlationId: string;
   signal: AbortSignal | undefined;
+  /** The caller's cap on the call's time limit, in ms (the tool's own limit applies when lower). */
+  deadlineMs?: number | undefined;
+  /** The caller's progress listener, handed to the agent. */
+  onProgress?: ((progress: CallProgress) => void) | undefined;
   /** Set by `executeProposal`: the approval to consume instead of searching. */
   proposal?: Proposal | undefined;
   /** Set by the approval step: the proposal this call consumed (now `executed`). */

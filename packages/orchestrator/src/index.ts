@@ -5,6 +5,7 @@ export type {
   AgentHealth,
   AgentManifest,
   AgentTool,
+  CallProgress,
   ToolAnnotations,
 } from './agent.js';
 export { connectorAgent } from './connector-agent.js';

@@ -11,7 +11,7 @@ import type {
 import type { Envelope } from '@patchbay/envelope';
 import { PatchbayError } from '@patchbay/envelope';
 import type { Logger } from 'pino';
-import type { Agent, AgentFactory, AgentHealth, AgentTool } from './agent.js';
+import type { Agent, AgentFactory, AgentHealth, AgentTool, CallProgress } from './agent.js';
 import { createAgentLifecycle, type OrchestratorHealth } from './agent-lifecycle.js';
 import { runCall } from './call-pipeline.js';
 import { connectorAgent } from './connector-agent.js';
@@ -81,6 +81,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Carried through logs, spans, MCP `_meta` and the envelope; generated when absent. */
   correlationId?: string;
+  /**
+   * Caps the call's time limit, in ms: the call answers `timeout` after the lower of this and the
+   * tool's own limit. An MCP gateway sets it below its hosts' request timeout, so they read our
+   * envelope rather than their own timeout error.
+   */
+  deadlineMs?: number;
+  /** Receives progress the agent reports while the call runs (an MCP server's progress notifications). */
+  onProgress?: (progress: CallProgress) => void;
 }
 
 /** One gate for every tool call: routing, status, validation, approval, timeout, envelope. */
@@ -222,6 +230,8 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
         subject: executeOptions.subject,
         signal: executeOptions.signal,
         correlationId: executeOptions.correlationId ?? randomUUID(),
+        deadlineMs: executeOptions.deadlineMs,
+        onProgress: executeOptions.onProgress,
       });
     },
     approve: proposals.approve,

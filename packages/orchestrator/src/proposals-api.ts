@@ -7,6 +7,7 @@ import {
   type PatchbayErrorCode,
   redactString,
 } from '@patchbay/envelope';
+import type { CallProgress } from './agent.js';
 import { routeStep, statusStep } from './call-pipeline.js';
 import type { CallState, GateContext } from './gate-context.js';
 import { errorMessage } from './gate-context.js';
@@ -19,6 +20,10 @@ export interface ProposalExecuteOptions {
   signal?: AbortSignal;
   /** Carried through logs, spans, MCP `_meta` and the envelope; generated when absent. */
   correlationId?: string;
+  /** Caps the call's time limit, in ms (see `ExecuteOptions.deadlineMs`). */
+  deadlineMs?: number;
+  /** Receives progress the agent reports while the call runs. */
+  onProgress?: (progress: CallProgress) => void;
 }
 
 /** Who approved or rejected, as recorded on the proposal. */
@@ -160,6 +165,8 @@ export function createProposalsApi(
       subject: proposal.subject,
       signal: options.signal,
       correlationId,
+      deadlineMs: options.deadlineMs,
+      onProgress: options.onProgress,
       proposal,
     };
     const envelope = await run(call);

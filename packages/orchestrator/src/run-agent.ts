@@ -21,7 +21,12 @@ export async function runAgent(
   grant: RunGrant,
 ): Promise<Envelope> {
   const { log } = context;
-  const timeoutMs = entry.tool.timeoutMs ?? context.limits.defaultTimeoutMs;
+  const toolTimeoutMs = entry.tool.timeoutMs ?? context.limits.defaultTimeoutMs;
+  // One budget for the whole call: the caller's cap (a gateway below its hosts' timeout) wins when lower.
+  const timeoutMs =
+    call.deadlineMs !== undefined && call.deadlineMs > 0
+      ? Math.min(toolTimeoutMs, call.deadlineMs)
+      : toolTimeoutMs;
   const controller = new AbortController();
   // One controller for timeout and caller cancel (AbortSignal.any costs more per call than a listener).
   const { signal } = controller;
@@ -71,6 +76,7 @@ export async function runAgent(
         correlationId: call.correlationId,
         credentials: grant.credentials,
         scopes: grant.scopes,
+        ...(call.onProgress ? { onProgress: call.onProgress } : {}),
       }),
     )
     .then(

@@ -29,7 +29,45 @@ describe('envelopeFromResult', () => {
     const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
     expect(envelopeFromResult({ content: [{ type: 'text', text: 'a picture' }, image] }, 's')).toEqual({
       ok: true,
-      data: [{ type: 'text', text: 'a picture' }, image],
+      data: [
+        { type: 'text', text: 'a picture' },
+        { type: 'image', mime_type: 'image/png', size_bytes: 3 },
+      ],
+      meta: { mcp_content: [image] },
+    });
+  });
+
+  it('describes binary payloads for the model and keeps every non-text block whole in meta', () => {
+    const blocks = [
+      { type: 'audio' as const, data: 'AAAAAA==', mimeType: 'audio/wav' },
+      {
+        type: 'resource' as const,
+        resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hello' },
+      },
+      { type: 'resource' as const, resource: { uri: 'file:///b.bin', blob: 'AAA=' } },
+      { type: 'resource_link' as const, uri: 'file:///c.md', name: 'c.md', mimeType: 'text/markdown' },
+    ];
+    const envelope = envelopeFromResult({ content: blocks }, 's');
+    expect(envelope).toEqual({
+      ok: true,
+      data: [
+        { type: 'audio', mime_type: 'audio/wav', size_bytes: 4 },
+        { type: 'resource', uri: 'file:///a.txt', mime_type: 'text/plain', text: 'hello' },
+        { type: 'resource', uri: 'file:///b.bin', mime_type: undefined, size_bytes: 2 },
+        { type: 'resource_link', uri: 'file:///c.md', name: 'c.md', mime_type: 'text/markdown' },
+      ],
+      meta: { mcp_content: blocks },
+    });
+    // Nothing base64 reaches the data a model reads.
+    expect(JSON.stringify(envelope.ok && envelope.data)).not.toContain('AAAAAA');
+  });
+
+  it('keeps media beside structured content', () => {
+    const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
+    expect(envelopeFromResult({ content: [image], structuredContent: { a: 1 } }, 's')).toEqual({
+      ok: true,
+      data: { a: 1 },
+      meta: { mcp_content: [image] },
     });
   });
 

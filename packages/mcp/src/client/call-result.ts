@@ -24,9 +24,54 @@ function joinedText(content: CallToolResult['content']): string | undefined {
 // That prefix is produced by code, not written by people, so reading the code back is reliable.
 const formattedCode = /^MCP error (-?\d+):/;
 
+/** `meta` key of an envelope holding an MCP server's original content blocks (images, audio, resources). */
+export const mcpContentMetaKey = 'mcp_content';
+
+type ContentBlock = CallToolResult['content'][number];
+
+/** Size in bytes of base64 text, without decoding it. */
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+/**
+ * A content block as the model reads it in the envelope's `data`: text, text resources and links
+ * as they are; binary payloads (image, audio, blob resources) as a short description, since base64
+ * is thousands of tokens a model cannot read. The blocks themselves travel in `meta`.
+ */
+function modelView(block: ContentBlock): unknown {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, mime_type: block.mimeType, size_bytes: base64Bytes(block.data) };
+    case 'resource': {
+      const { resource } = block;
+      const base = { type: 'resource', uri: resource.uri, mime_type: resource.mimeType };
+      return 'text' in resource && typeof resource.text === 'string'
+        ? { ...base, text: resource.text }
+        : { ...base, size_bytes: base64Bytes(String((resource as { blob?: unknown }).blob ?? '')) };
+    }
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: block.uri,
+        name: block.name,
+        ...(block.description === undefined ? {} : { description: block.description }),
+        ...(block.mimeType === undefined ? {} : { mime_type: block.mimeType }),
+      };
+    default:
+      return { type: (block as { type: string }).type };
+  }
+}
+
 /**
  * Maps a `tools/call` result to an envelope. Success data is `structuredContent` when present,
- * else the joined text when every item is text, else the content array as-is.
+ * else the joined text when every item is text, else the content as the model reads it (binary
+ * payloads described, not inlined). Non-text blocks also ride unchanged in `meta.mcp_content`,
+ * which no model rendering shows, so the gateway can hand them to MCP hosts as MCP content.
  */
 export function envelopeFromResult(result: CallToolResult, server: string): Envelope {
   const content = result.content ?? [];
@@ -46,11 +91,14 @@ export function envelopeFromResult(result: CallToolResult, server: string): Enve
     // model reads the text to decide what to do next, so it is kept, shortened.
     return failure('upstream_error', { userMessage: shorten(text), retryable: false });
   }
-  if (result.structuredContent !== undefined) return success(result.structuredContent);
+  const media = content.filter((item) => item.type !== 'text');
+  const withMedia = (envelope: Envelope): Envelope =>
+    media.length === 0 ? envelope : { ...envelope, meta: { [mcpContentMetaKey]: media } };
+  if (result.structuredContent !== undefined) return withMedia(success(result.structuredContent));
   const [first] = content;
   if (content.length === 1 && first?.type === 'text') return success(first.text);
-  const allText = content.length > 0 && content.every((item) => item.type === 'text');
-  return success(allText ? (joinedText(content) as string) : content);
+  if (media.length === 0 && content.length > 0) return success(joinedText(content) as string);
+  return withMedia(success(content.map(modelView)));
 }
 
 function isConnectionError(error: unknown): boolean {

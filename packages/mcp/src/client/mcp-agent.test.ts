@@ -49,8 +49,8 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       description: 'Returns the given text unchanged.',
       annotations: { readOnlyHint: true },
       trusted: true,
-      // Read-only: the orchestrator's deadline leaves room for the one retry (2 × 4000 + 300 ms).
-      timeoutMs: 8300,
+      // One budget for the call, retry included: the server's timeout, whatever the annotations.
+      timeoutMs: 4000,
       connectorId: undefined,
       inputJsonSchema: { type: 'object', properties: { text: { type: 'string' } } },
     });

@@ -256,6 +256,8 @@ class McpServerAgent implements McpAgent {
         }),
       );
     }
+    // One budget for every attempt: a retry gets what the first attempt left, not a fresh timeout.
+    const deadline = performance.now() + this.config.timeout;
     for (let attempt = 0; ; attempt += 1) {
       const client = this.state === 'up' ? this.client : undefined;
       if (!client) return finish(this.unavailable());
@@ -275,7 +277,11 @@ class McpServerAgent implements McpAgent {
             _meta: { 'patchbay/correlation_id': context.correlationId },
           },
           CallToolResultSchema,
-          { signal: callController.signal, timeout: this.config.timeout },
+          {
+            signal: callController.signal,
+            timeout: Math.max(1, Math.round(deadline - performance.now())),
+            ...(context.onProgress ? { onprogress: context.onProgress } : {}),
+          },
         );
         // With CallToolResultSchema the SDK has already parsed the result into the current shape.
         return finish(envelopeFromResult(result as CallToolResult, this.id));
@@ -296,8 +302,10 @@ class McpServerAgent implements McpAgent {
           tool.annotations?.readOnlyHint === true ||
           tool.annotations?.idempotentHint === true ||
           neverReachedServer(error);
-        if (attempt === 0 && (kind === 'connection' || kind === 'timeout') && harmless) {
-          await delay(this.options.retryDelayMs ?? 300, context.signal);
+        const retryDelayMs = this.options.retryDelayMs ?? 300;
+        const timeLeft = deadline - performance.now() > retryDelayMs;
+        if (attempt === 0 && (kind === 'connection' || kind === 'timeout') && harmless && timeLeft) {
+          await delay(retryDelayMs, context.signal);
           if (!context.signal.aborted) continue;
         }
         return finish(envelopeFromError(error, kind, this.id));
@@ -422,7 +430,10 @@ class McpServerAgent implements McpAgent {
   }
 
   private setTools(mcpTools: McpTool[]): void {
-    const mapped = mcpTools.map((tool) => toAgentTool(tool, this.config, this.options.retryDelayMs ?? 300));
+    // Task-only tools answer only task-augmented calls, which this client does not make: offering
+    // them would promise a tool that always fails.
+    const callable = mcpTools.filter((tool) => tool.execution?.taskSupport !== 'required');
+    const mapped = callable.map((tool) => toAgentTool(tool, this.config, this.options.retryDelayMs ?? 300));
     const signature = JSON.stringify(mapped);
     if (signature === this.toolsSignature) return;
     this.tools = mapped;

@@ -49,12 +49,19 @@ describe('MCP agents behind the orchestrator gate', () => {
     });
   });
 
-  it('gives a read-only call that timed out its one retry within the orchestrator deadline', async () => {
+  it('answers a call within one budget, the server timeout: a timed-out read is not retried past it', async () => {
     const { orchestrator } = await orchestratorWith(
       controllableConfig('slow', { trust: true, prefix: 's', timeout: 200 }),
       { retryDelayMs: 20 },
     );
-    expect(orchestrator.getTool('s_slow_once')).toMatchObject({ timeoutMs: 420 });
+    // Not 2 × 200 + 20: an MCP host waiting on the gateway must hear the answer within the budget.
+    expect(orchestrator.getTool('s_slow_once')).toMatchObject({ timeoutMs: 200 });
+    expect(await orchestrator.execute('s_slow_once', {}, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'timeout',
+      retryable: true,
+    });
+    // The timeout envelope is retryable: the caller's next call is answered.
     expect(await orchestrator.execute('s_slow_once', {}, { subject: 'alice' })).toMatchObject({
       ok: true,
       data: 'answered on call 2',

@@ -35,12 +35,9 @@ export function exposedToolName(toolName: string, prefix: string | undefined): s
 export function toAgentTool(
   tool: McpTool,
   server: { name: string; prefix?: string | undefined; trust: boolean; timeout: number },
-  retryDelayMs = 300,
+  _retryDelayMs = 300,
 ): McpAgentTool {
   const annotations = tool.annotations as ToolAnnotations | undefined;
-  // The orchestrator's deadline must leave room for the agent's one retry after a timeout, which
-  // only harmless (read-only or idempotent) tools get; each attempt is bounded by `server.timeout`.
-  const retriesOnTimeout = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
   return {
     name: exposedToolName(tool.name, server.prefix),
     description: tool.description ?? tool.annotations?.title ?? tool.title ?? tool.name,
@@ -49,7 +46,9 @@ export function toAgentTool(
     connectorId: undefined,
     requiredScopes: [],
     requires: [],
-    timeoutMs: retriesOnTimeout ? 2 * server.timeout + retryDelayMs : server.timeout,
+    // One budget for the whole call, the agent's one retry included: the caller (an MCP host with
+    // its own 60 s request timeout) must hear our answer within the server's configured time.
+    timeoutMs: server.timeout,
     annotations: annotations === undefined ? undefined : { ...annotations },
     trusted: server.trust,
     server: server.name,

@@ -1,0 +1,181 @@
+// Gateway overhead benchmark: one `tools/call` of @modelcontextprotocol/server-everything's `echo`
+// (a stdio child) made by an MCP host three ways: on a bare SDK Client (one hop), through a plain SDK
+// proxy (host → SDK Server → SDK Client → server: the two-hop floor any gateway pays), and through the
+// Patchbay gateway (host → createMcpGateway → orchestrator gate → createMcpAgent → server). The host's
+// hop is an in-memory transport for both two-hop paths, so the difference is what the gateway adds.
+// Writes bench/results/mcp-gateway.json at the repository root.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { StatusSource } from '@patchbay/connector';
+import { createOrchestrator } from '@patchbay/orchestrator';
+import { createMcpAgent, createMcpGateway } from '../dist/index.js';
+
+const resultsPath = fileURLToPath(new URL('../../../bench/results/mcp-gateway.json', import.meta.url));
+const warmup = 300;
+const rounds = 30;
+const perRound = 100;
+const target = 1.2;
+
+const require = createRequire(import.meta.url);
+const everythingPackage = require.resolve('@modelcontextprotocol/server-everything/package.json');
+const everythingBin = join(
+  dirname(everythingPackage),
+  (require(everythingPackage) as { bin: Record<string, string> }).bin['mcp-server-everything'] as string,
+);
+const everything = () =>
+  new StdioClientTransport({ command: process.execPath, args: [everythingBin, 'stdio'], stderr: 'ignore' });
+
+// MCP tools are not gated by connector status: this source is never consulted for them.
+const emptyStatusSource: StatusSource = {
+  load: async () => ({ connections: [], disabledConnectorIds: [], rateLimitedUntil: {} }),
+  markRateLimited: async () => undefined,
+  markInvalidCredentials: async () => undefined,
+};
+
+function percentile(sorted: number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+const milliseconds = (value: number) => Math.round(value * 10_000) / 10_000;
+
+async function hostOn(server: { connect(transport: InMemoryTransport): Promise<void> }, name: string) {
+  const [hostTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const host = new Client({ name, version: '1.0.0' });
+  await host.connect(hostTransport);
+  return host;
+}
+
+/** The two-hop floor: an SDK Server that forwards tools/list and tools/call to an SDK Client, nothing else. */
+async function plainProxy(): Promise<{ host: Client; close(): Promise<void> }> {
+  const upstream = new Client({ name: 'bench-proxy-upstream', version: '1.0.0' });
+  await upstream.connect(everything());
+  const proxy = new Server({ name: 'plain-proxy', version: '1.0.0' }, { capabilities: { tools: {} } });
+  proxy.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
+  proxy.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    upstream.callTool(request.params, CallToolResultSchema, { signal: extra.signal }),
+  );
+  const host = await hostOn(proxy, 'bench-host-proxy');
+  return { host, close: async () => void (await Promise.all([host.close(), upstream.close()])) };
+}
+
+async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> {
+  const orchestrator = createOrchestrator({ statusSource: emptyStatusSource });
+  orchestrator.register(
+    createMcpAgent({
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [everythingBin, 'stdio'],
+      env: {},
+      timeout: 30_000,
+      autoStart: true,
+      trust: true,
+    }),
+  );
+  await orchestrator.start();
+  const gateway = createMcpGateway({
+    orchestrator,
+    connectors: [],
+    statusSource: emptyStatusSource,
+    subject: 'bench',
+    refreshIntervalMs: 0,
+  });
+  const host = await hostOn(gateway, 'bench-host-gateway');
+  return {
+    host,
+    close: async () => {
+      await host.close();
+      await gateway.close();
+      await orchestrator.stop();
+    },
+  };
+}
+
+async function main() {
+  const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
+  await bare.connect(everything());
+  const proxy = await plainProxy();
+  const gateway = await gatewayPath();
+
+  const message = 'benchmark payload';
+  const paths = [
+    { name: 'bare_sdk_client', call: () => bare.callTool({ name: 'echo', arguments: { message } }) },
+    { name: 'plain_sdk_proxy', call: () => proxy.host.callTool({ name: 'echo', arguments: { message } }) },
+    { name: 'patchbay_gateway', call: () => gateway.host.callTool({ name: 'echo', arguments: { message } }) },
+  ];
+
+  // Sanity: the gateway path reaches the server and answers its envelope before anything is timed.
+  await gateway.host.listTools();
+  const check = (await paths[2]?.call()) as { structuredContent?: { ok?: boolean; data?: unknown } };
+  if (check.structuredContent?.ok !== true || !String(check.structuredContent.data).includes(message))
+    throw new Error(`gateway path failed: ${JSON.stringify(check)}`);
+
+  const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  for (const path of paths) for (let index = 0; index < warmup; index += 1) await path.call();
+  // Interleaved rounds so drift (GC, CPU frequency, other work on the box) hits every path alike.
+  for (let round = 0; round < rounds; round += 1) {
+    for (const path of paths) {
+      const bucket = samples.get(path.name) as number[];
+      for (let index = 0; index < perRound; index += 1) {
+        const started = performance.now();
+        await path.call();
+        bucket.push(performance.now() - started);
+      }
+    }
+  }
+
+  const p50 = new Map<string, number>();
+  const results = Object.fromEntries(
+    paths.map((path) => {
+      const sorted = [...(samples.get(path.name) as number[])].sort((a, b) => a - b);
+      p50.set(path.name, percentile(sorted, 0.5));
+      return [
+        path.name,
+        {
+          samples: sorted.length,
+          p50_ms: milliseconds(percentile(sorted, 0.5)),
+          p99_ms: milliseconds(percentile(sorted, 0.99)),
+          mean_ms: milliseconds(sorted.reduce((sum, value) => sum + value, 0) / sorted.length),
+        },
+      ];
+    }),
+  );
+  const ratio = (a: string, b: string) =>
+    Math.round(((p50.get(a) ?? Number.NaN) / (p50.get(b) ?? Number.NaN)) * 1000) / 1000;
+  const gatewayVsFloor = ratio('patchbay_gateway', 'plain_sdk_proxy');
+  const report = {
+    benchmark: 'mcp-gateway',
+    description:
+      'host tools/call of server-everything echo: bare SDK Client vs plain SDK proxy (two-hop floor) vs the Patchbay gateway',
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    warmup_per_path: warmup,
+    results,
+    ratio_p50_plain_proxy_vs_bare: ratio('plain_sdk_proxy', 'bare_sdk_client'),
+    ratio_p50_gateway_vs_bare: ratio('patchbay_gateway', 'bare_sdk_client'),
+    ratio_p50_gateway_vs_plain_proxy: gatewayVsFloor,
+    target_ratio_p50_vs_plain_proxy: target,
+    meets_target: gatewayVsFloor <= target,
+  };
+  await mkdir(dirname(resultsPath), { recursive: true });
+  await writeFile(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+
+  await Promise.all([bare.close(), proxy.close(), gateway.close()]);
+}
+
+await main();

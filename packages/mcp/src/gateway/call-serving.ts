@@ -1,0 +1,198 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
+import {
+  type Envelope,
+  type ErrorType,
+  failure,
+  redactString,
+  success,
+  toEnvelope,
+} from '@patchbay/envelope';
+import type { CallProgress, Orchestrator } from '@patchbay/orchestrator';
+import { connectorStatusWire, refreshConnectorStatusToolName } from '@patchbay/protocol';
+import type { Logger } from 'pino';
+import type { ToolListing } from './tool-listing.js';
+import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
+
+type Request = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Outcomes of another agent's tool that mean its agent may be down: recheck right after. */
+const agentDownOutcomes: ReadonlySet<ErrorType> = new Set(['tool_unavailable', 'network_error']);
+
+/** Outcomes that mean the subject's status changed (or the host's list is stale): recheck right after. */
+const statusOutcomes: ReadonlySet<ErrorType> = new Set([
+  'rate_limited',
+  'invalid_credentials',
+  'connector_not_configured',
+  'permission_denied',
+  'disabled_by_admin',
+]);
+
+/** What serving calls needs from the rest of the gateway. */
+export interface CallServingDependencies {
+  orchestrator: Pick<Orchestrator, 'execute'>;
+  connectors: readonly Connector[];
+  listing: ToolListing;
+  subjectOf(request: Request): Promise<string>;
+  capture(subject: string): Promise<StatusSnapshot>;
+  recheck(related?: Request): Promise<boolean>;
+  /** The overall time limit of one call, in ms (the tool's own applies when lower). */
+  deadlineMs: number;
+  /** How long a call of a name nobody serves yet waits for starting servers, in ms. */
+  startupWaitMs: number;
+  log: Logger;
+}
+
+/** Serves `tools/call`: the gate's envelope as an MCP result. */
+export interface CallServing {
+  handle(request: CallToolRequest, extra: Request): Promise<CallToolResult>;
+  /** Resolves once no call is running and every answer went to the transport. */
+  settled(): Promise<void>;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Creates the call server. */
+export function createCallServing(dependencies: CallServingDependencies): CallServing {
+  const { orchestrator, connectors, listing, log } = dependencies;
+  const running = new Set<Promise<unknown>>();
+
+  async function refreshStatus(subject: string, correlationId: string | undefined): Promise<Envelope> {
+    const started = performance.now();
+    const meta = {
+      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+      tool: refreshConnectorStatusToolName,
+    };
+    try {
+      const snapshot = await dependencies.capture(subject);
+      return {
+        ...success({
+          captured_at: snapshot.capturedAt,
+          connector_status: connectorStatusWire(snapshot, { connectors }),
+        }),
+        meta: { ...meta, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 },
+      };
+    } catch (error) {
+      log.error({ subject, error: redactString(errorMessage(error)) }, 'status capture failed');
+      return { ...toEnvelope(error, { tool: refreshConnectorStatusToolName }), meta };
+    }
+  }
+
+  /**
+   * Whether the gateway serves a name, waiting (bounded) for servers still starting: a host that
+   * calls a tool it listed in an earlier session must not hear "no such tool" only because the
+   * server is a second late. Undefined while servers are still starting after the wait.
+   */
+  async function serves(name: string, signal: AbortSignal): Promise<boolean | undefined> {
+    const known = () => listing.isConnectorTool(name) || listing.isAgentTool(name);
+    if (known()) return true;
+    if (listing.startingAgents().length === 0) return false;
+    const starting = await listing.waitForStartingAgents(dependencies.startupWaitMs, signal);
+    if (known()) return true;
+    return starting.length > 0 ? undefined : false;
+  }
+
+  /** Forwards the agent's progress to the host under the host's token, in order, until the answer. */
+  function progressForwarder(request: CallToolRequest, extra: Request) {
+    const token = request.params._meta?.progressToken;
+    if (token === undefined) return { onProgress: undefined, done() {} };
+    let open = true;
+    let last = Number.NEGATIVE_INFINITY;
+    return {
+      onProgress(progress: CallProgress) {
+        // MCP requires progress to grow, and no notification after the response.
+        if (!open || !(progress.progress > last)) return;
+        last = progress.progress;
+        void extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken: token,
+              progress: progress.progress,
+              ...(progress.total === undefined ? {} : { total: progress.total }),
+              ...(progress.message === undefined ? {} : { message: progress.message }),
+            },
+          })
+          .catch(() => undefined);
+      },
+      done() {
+        open = false;
+      },
+    };
+  }
+
+  async function callTool(request: CallToolRequest, extra: Request): Promise<CallToolResult> {
+    const subject = await dependencies.subjectOf(extra);
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const given = request.params._meta?.[correlationIdMetaKey];
+    const correlationId = typeof given === 'string' && given !== '' ? given : undefined;
+    const meta = { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name };
+    if (name === refreshConnectorStatusToolName) {
+      const envelope = await refreshStatus(subject, correlationId);
+      await dependencies.recheck(extra);
+      return toCallToolResult(envelope);
+    }
+    const served = await serves(name, extra.signal);
+    if (served === undefined) {
+      const starting = listing.startingAgents();
+      return toCallToolResult({
+        ...failure('tool_unavailable', {
+          userMessage: `Patchbay is still starting the MCP server${starting.length === 1 ? '' : 's'} ${starting.join(', ')}; ${name} may be one of their tools. Try again in a few seconds.`,
+          retryable: true,
+          retryAfterS: 5,
+        }),
+        meta,
+      });
+    }
+    if (!served) {
+      // Connector tools of connectors not given to this gateway are not part of it.
+      return toCallToolResult({
+        ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
+        meta,
+      });
+    }
+    const progress = progressForwarder(request, extra);
+    let envelope: Envelope;
+    try {
+      envelope = await orchestrator.execute(name, args, {
+        subject,
+        signal: extra.signal,
+        deadlineMs: dependencies.deadlineMs,
+        ...(correlationId === undefined ? {} : { correlationId }),
+        ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+      });
+    } finally {
+      progress.done();
+    }
+    // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
+    if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await dependencies.recheck(extra);
+    // An MCP server that dropped mid-call leaves the list at once, not at the next interval.
+    else if (!envelope.ok && agentDownOutcomes.has(envelope.error_type) && !listing.isConnectorTool(name))
+      await dependencies.recheck(extra);
+    return toCallToolResult(envelope);
+  }
+
+  return {
+    handle(request, extra) {
+      const call = callTool(request, extra);
+      running.add(call);
+      return call.finally(() => running.delete(call));
+    },
+    async settled() {
+      while (running.size > 0) {
+        await Promise.allSettled([...running]);
+        // The SDK sends the answer a few promise steps after the handler settles; closing earlier drops it.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
