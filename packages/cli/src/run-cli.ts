@@ -13,7 +13,7 @@ import { cliVersion } from './version.js';
 const globalHelp = [
   '  --user <subject>   whose connections to use (default $PATCHBAY_USER or "default")',
   '  --home <dir>       Patchbay home (default $PATCHBAY_HOME or ~/.patchbay)',
-  '  --config <file>    patchbay.config.json to use (default: the project\'s, else <home>/patchbay.config.json)',
+  "  --config <file>    patchbay.config.json to use (default: the project's, else <home>/patchbay.config.json)",
   '  --json             machine-readable output',
   '  -h, --help         help',
 ];
