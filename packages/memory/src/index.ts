@@ -16,6 +16,7 @@ export {
   type RulePromptLoader,
 } from './agent/rule-prompt-loader.js';
 export { createMemoryInvoker, type MemoryInvoker, type MemoryInvokerOptions } from './invoker.js';
+export { type MemoryForTurn, type MemoryForTurnOptions, readMemoryForTurn } from './memory-turn-context.js';
 export {
   envelopeOfMemoryResult,
   type MemoryServerAgent,
