@@ -39,11 +39,12 @@ describe('patchbay memory', () => {
       expect((await client.listTools()).tools).toHaveLength(12);
       expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('summary_prompt');
       const { vault_id } = await call(client, 'create_vault', { title: 'assistant' });
-      ({ memory_id: memoryId } = await call(client, 'create_memory_in_vault', {
+      const created = await call(client, 'create_memory_in_vault', {
         vault_id,
         title: 'alice-chat',
         memory_type: 'CHAT',
-      }));
+      });
+      memoryId = String(created.memory_id);
       const ids = { vault_id, memory_id: memoryId };
       await call(client, 'add_entry', {
         ...ids,
