@@ -44,6 +44,17 @@ export {
 export { invokeTool } from './invoke-tool.js';
 export type { AuditEntry, AuditSink } from './ports/audit-sink.js';
 export type { Checkpointer } from './ports/checkpointer.js';
+export type {
+  ListEntriesOptions,
+  MemoryContext,
+  MemoryEntry,
+  MemoryRecord,
+  MemorySearchHit,
+  MemorySearchQuery,
+  MemoryStore,
+  MemoryVault,
+  NewMemoryEntry,
+} from './ports/memory-store.js';
 export type { Proposal, ProposalDecision, ProposalState, ProposalStore } from './ports/proposal-store.js';
 export type {
   StatusChange,

@@ -116,6 +116,8 @@ const codeErrorTypes = {
   turn_aborted: 'timeout',
   /** A model call of the agent turn ran past its deadline (SACP `data.error_code`) — the SACP turn runner. */
   turn_timed_out: 'timeout',
+  /** The model did not write a usable add_entry / put_context call within the memory agent's budget — `@patchbay/memory`. */
+  memory_step_limit: 'internal_error',
   /** The scripted test model was called more times than it has steps — the turn loop's testing kit. */
   script_exhausted: 'internal_error',
   /** A chain definition is inconsistent (unknown node, no model for an agent node) — SACP. */

@@ -7,6 +7,7 @@ export {
   secretKeyFileName,
   secretKeyLength,
 } from './secret-key.js';
+export { SqliteMemoryStore } from './sqlite-memory-store.js';
 export { SqliteStore } from './sqlite-store.js';
 export { SqliteThreadStore } from './sqlite-thread-store.js';
 export type {

@@ -108,6 +108,64 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE proposals ADD COLUMN approval_mac TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'memory',
+    // Seed 002's memory. Every row carries its subject so no query can reach another subject's rows
+    // by id alone. Entries are append-only (a trigger refuses updates); contexts keep every version.
+    // The FTS5 index is external-content over the entries, filled by a trigger on insert.
+    sql: `
+      CREATE TABLE memory_vaults (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (subject, title)
+      );
+      CREATE TABLE memory_memories (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL REFERENCES memory_vaults (id),
+        title TEXT NOT NULL,
+        memory_type TEXT NOT NULL,
+        description TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (vault_id, title)
+      );
+      CREATE TABLE memory_entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL REFERENCES memory_memories (id),
+        raw_entry TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX memory_entries_by_memory ON memory_entries (subject, memory_id, seq);
+      CREATE TRIGGER memory_entries_no_update BEFORE UPDATE ON memory_entries
+        BEGIN SELECT RAISE(ABORT, 'memory entries are append-only'); END;
+      CREATE VIRTUAL TABLE memory_entries_fts USING fts5 (
+        summary, raw_entry, tags,
+        content = 'memory_entries', content_rowid = 'seq', tokenize = 'porter unicode61'
+      );
+      CREATE TRIGGER memory_entries_index AFTER INSERT ON memory_entries BEGIN
+        INSERT INTO memory_entries_fts (rowid, summary, raw_entry, tags)
+          VALUES (new.seq, new.summary, new.raw_entry, new.tags);
+      END;
+      CREATE TABLE memory_contexts (
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL REFERENCES memory_memories (id),
+        version INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (memory_id, version)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -5,6 +5,7 @@ import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { immediateTransaction, readTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
+import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { SqliteProposalStore } from './sqlite-proposal-store.js';
 import { SqliteThreadStore } from './sqlite-thread-store.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
@@ -52,6 +53,7 @@ export class SqliteStore implements PatchbayStore {
   readonly proposals: SqliteProposalStore;
   readonly audit: SqliteAuditLog;
   readonly threads: SqliteThreadStore;
+  readonly memory: SqliteMemoryStore;
   private secretKey: ResolvedSecretKey | undefined;
   private proposalKey: Buffer | undefined;
 
@@ -66,6 +68,7 @@ export class SqliteStore implements PatchbayStore {
     });
     this.audit = new SqliteAuditLog(handle);
     this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
+    this.memory = new SqliteMemoryStore(handle);
   }
 
   /** The database file. */

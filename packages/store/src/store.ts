@@ -2,6 +2,7 @@ import type {
   AuditSink,
   Checkpointer,
   Credentials,
+  MemoryStore,
   ProposalStore,
   StatusSource,
   ThreadStore,
@@ -88,6 +89,11 @@ export interface PatchbayStore extends StatusSource, Checkpointer {
   readonly audit: AuditLog;
   /** Conversation threads: the `ThreadStore` for `runTurn` of `@patchbay/turn`. */
   readonly threads: PatchbayThreadStore;
+  /**
+   * Long-term memory (seed 002): vaults, memories, append-only entries, versioned contexts, ranked
+   * search, scoped by subject. Optional so stores without it (yet) still meet this interface.
+   */
+  readonly memory?: MemoryStore;
 
   /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
   saveConnection(subject: string, connection: SaveConnectionInput): Promise<void>;

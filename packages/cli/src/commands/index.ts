@@ -5,6 +5,7 @@ import { connectCommand, disconnectCommand } from './connect.js';
 import { connectorsCommand } from './connectors.js';
 import { contextCommand } from './context.js';
 import { mcpCommand } from './mcp.js';
+import { memoryCommand } from './memory.js';
 import { disableCommand, enableCommand } from './policy.js';
 import { proposalsCommand } from './proposals.js';
 import { serversCommand } from './servers.js';
@@ -23,4 +24,5 @@ export const commands: readonly Command[] = [
   approveCommand,
   rejectCommand,
   mcpCommand,
+  memoryCommand,
 ];

@@ -1,6 +1,7 @@
 export { type AuditSinkHarness, describeAuditSinkContract } from './audit-sink-contract.js';
 export { type CheckpointerHarness, describeCheckpointerContract } from './checkpointer-contract.js';
 export type { Awaitable, HarnessLifecycle } from './contract-harness.js';
+export { describeMemoryStoreContract, type MemoryStoreHarness } from './memory-store-contract.js';
 export { describeProposalStoreContract, type ProposalStoreHarness } from './proposal-store-contract.js';
 export { describeStatusSourceContract, type StatusSourceHarness } from './status-source-contract.js';
 export { describeThreadStoreContract, type ThreadStoreHarness } from './thread-store-contract.js';

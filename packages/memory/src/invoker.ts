@@ -1,0 +1,66 @@
+import type { Checkpointer } from '@patchbay/connector';
+import { PatchbayError } from '@patchbay/envelope';
+import type { MemoryAgent, MemoryInvocation } from './agent/memory-agent.js';
+
+/** Settings of {@link createMemoryInvoker}. */
+export interface MemoryInvokerOptions {
+  agent: MemoryAgent;
+  /** The conversation this invoker feeds to the agent. */
+  threadId: string;
+  /** Where the message count is kept, so a restart keeps the cadence (`openStore()` is one). */
+  checkpointer: Checkpointer;
+  /** Flush (update the context) on every n-th message; default 6, as in the seed. */
+  flushEvery?: number;
+}
+
+/** Feeds one conversation to the memory agent, choosing each control state itself. */
+export interface MemoryInvoker {
+  /** Starts a session: the count restarts at 0 and the agent loads context and recent entries. */
+  startSession(options?: { signal?: AbortSignal }): Promise<MemoryInvocation>;
+  /** Records one message; every `flushEvery`-th message of the session also flushes. */
+  processMessage(
+    role: 'user' | 'assistant',
+    content: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<MemoryInvocation>;
+  /** Ends the session with a final flush. */
+  endSession(options?: { signal?: AbortSignal }): Promise<MemoryInvocation>;
+  /** Messages processed in the current session, as persisted. */
+  messageCount(): Promise<number>;
+}
+
+const countKey = (threadId: string) => `memory-invoker:${threadId}`;
+
+/**
+ * Creates the invoker of seed 002: the caller passes raw messages and the invoker builds them and
+ * picks `process_message` or `process_message_and_flush`. Unlike the seed's in-memory counter, the
+ * count lives in the checkpointer, and it is advanced only after the agent succeeded, so a retried
+ * message is not counted twice and a restart mid-session flushes on the same messages.
+ */
+export function createMemoryInvoker(options: MemoryInvokerOptions): MemoryInvoker {
+  const flushEvery = options.flushEvery ?? 6;
+  if (!Number.isInteger(flushEvery) || flushEvery < 1) {
+    throw new PatchbayError('invalid_arguments', 'flushEvery must be a whole number of at least 1.');
+  }
+  const key = countKey(options.threadId);
+  const count = async () => (await options.checkpointer.loadCheckpoint<{ count: number }>(key))?.count ?? 0;
+  const setCount = (value: number) => options.checkpointer.saveCheckpoint(key, { count: value });
+
+  return {
+    messageCount: count,
+    async startSession(invokeOptions) {
+      await setCount(0);
+      return options.agent.invoke('start_session', options.threadId, undefined, invokeOptions);
+    },
+    async processMessage(role, content, invokeOptions) {
+      const next = (await count()) + 1;
+      const control = next % flushEvery === 0 ? 'process_message_and_flush' : 'process_message';
+      const result = await options.agent.invoke(control, options.threadId, { role, content }, invokeOptions);
+      await setCount(next);
+      return result;
+    },
+    async endSession(invokeOptions) {
+      return options.agent.invoke('end_session', options.threadId, undefined, invokeOptions);
+    },
+  };
+}
