@@ -9,7 +9,7 @@ import {
   listBlockChildren,
   search,
   updatePage,
-} from '@notionhq/client/build/src/api-endpoints';
+} from '@notionhq/client/build/src/api-endpoints.js';
 import { callToolAsSubject, createTestServer, type RecordedRequest, snapshotFor } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import {
