@@ -6,7 +6,7 @@ import {
   verifyFailure,
 } from '@patchbay/connector';
 import { createEmailClient } from './email-client.js';
-import { resendErrorName } from './email-errors.js';
+import { isQuotaExceeded, resendErrorName } from './email-errors.js';
 import { emailScopeDeclarations, fullAccessScopes, sendingAccessScopes } from './email-scopes.js';
 import { createEmailTools } from './tools/index.js';
 import type { ResendDomain } from './tools/list-domains.js';
@@ -65,6 +65,9 @@ export function createEmail(settings: EmailSettings = {}): Connector {
       } catch (error) {
         if (resendErrorName(error) === 'restricted_api_key')
           return { valid: true, scopes: [...sendingAccessScopes] };
+        // The key answered, the account is out of quota: say so instead of "could not be reached".
+        if (isQuotaExceeded(error))
+          return { valid: false, reason: 'rate_limited', message: error.user_message };
         return verifyFailure(error);
       }
     },

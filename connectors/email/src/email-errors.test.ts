@@ -1,4 +1,4 @@
-import { HttpError, PatchbayError } from '@patchbay/envelope';
+import { HttpError } from '@patchbay/envelope';
 import { createTestServer, type ResponseSpec } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { mapEmailError, resendErrorName } from './email-errors.js';
@@ -39,8 +39,8 @@ describe('Resend error signals', () => {
       path: '/emails',
       requiredScopes: ['emails:send'],
     });
-    expect(PatchbayError.isInstance(quota) && quota.code).toBe('rate_limited');
-    expect((quota as Error).message).toContain('daily sending quota');
+    expect(quota).toMatchObject({ ok: false, error_type: 'rate_limited', retryable: false });
+    expect((quota as { user_message: string }).user_message).toContain('daily sending quota');
     const notFound = errorOf(emailNotFound);
     expect(mapEmailError(notFound, listSent)).toBe(notFound);
     expect(resendErrorName(notFound)).toBe('not_found');

@@ -1,5 +1,5 @@
 import type { HttpRequest } from '@patchbay/connector';
-import { HttpError, PatchbayError } from '@patchbay/envelope';
+import { type ErrorEnvelope, failure, HttpError } from '@patchbay/envelope';
 
 /** Resend's error body: `{ statusCode, name, message }`. */
 export interface ResendErrorBody {
@@ -16,11 +16,38 @@ export function resendErrorName(error: unknown): string | undefined {
 }
 
 /**
+ * A used-up sending quota. Resend answers it with 429 like its per-second limit, but waiting
+ * seconds does not help: no email goes out until the quota resets (the next day, or the next
+ * billing month) or the plan is upgraded. So it is `rate_limited` yet not retryable, with no
+ * `retry_after_s` — Resend does not say when the quota resets — and a sentence that says which.
+ */
+export function quotaExceeded(period: 'daily' | 'monthly'): ErrorEnvelope {
+  return failure('rate_limited', {
+    connector: 'email',
+    retryable: false,
+    userMessage: `The Resend account has used up its ${period} sending quota, so no email can be sent until it resets ${period === 'daily' ? 'tomorrow' : 'next month'} or the Resend plan is upgraded; do not retry now.`,
+  });
+}
+
+/** Whether a thrown value is the envelope {@link quotaExceeded} built. */
+export function isQuotaExceeded(error: unknown): error is ErrorEnvelope {
+  const envelope = error as Partial<ErrorEnvelope> | null;
+  return (
+    typeof envelope === 'object' &&
+    envelope !== null &&
+    envelope.ok === false &&
+    envelope.error_type === 'rate_limited' &&
+    envelope.retryable === false &&
+    envelope.connector === 'email'
+  );
+}
+
+/**
  * Resend's error signals, for the shared client's `mapError`. Its statuses for key problems run
  * against the usual meaning: a wrong or revoked key is
  * 403 `invalid_api_key`, while 401 `restricted_api_key` is a valid sending-only key used for
  * anything else. Re-states both in plain HTTP terms so the envelope mapping (and `verifyFailure`)
- * reads them right, and names a used-up sending quota; every other error passes through unchanged.
+ * reads them right, and turns a used-up sending quota into a non-retryable envelope; every other error passes through unchanged.
  */
 export function mapEmailError(error: HttpError, request: HttpRequest): unknown {
   const requiredScopes = request.requiredScopes ?? [];
@@ -38,13 +65,7 @@ export function mapEmailError(error: HttpError, request: HttpRequest): unknown {
     });
   }
   if (name === 'daily_quota_exceeded' || name === 'monthly_quota_exceeded') {
-    // A quota is not a per-second limit: say which one, so nobody retries in a loop.
-    const period = name === 'daily_quota_exceeded' ? 'daily' : 'monthly';
-    return new PatchbayError(
-      'rate_limited',
-      `The Resend account has used up its ${period} sending quota; no more emails can be sent until it resets.`,
-      { cause: error },
-    );
+    return quotaExceeded(name === 'daily_quota_exceeded' ? 'daily' : 'monthly');
   }
   return error;
 }

@@ -6,6 +6,7 @@ import {
   verifyFailure,
 } from '@patchbay/connector';
 import { createGithubClient, defaultGithubBaseUrl } from './github-client.js';
+import { isInstallationRefusal, verifyInstallation } from './github-installation.js';
 import { githubScopes, parseGithubScopes } from './github-scopes.js';
 import { createGithubTools } from './tools/index.js';
 
@@ -66,7 +67,7 @@ export function createGithub(settings: GithubSettings = {}): Connector {
           signal: options?.signal,
         });
         // Classic tokens always send the header (empty when the token has no scope); fine-grained
-        // and GitHub App tokens send none, and their permissions cannot be read: report the declared ones.
+        // tokens send none, and their permissions cannot be read: report the declared ones.
         const header = headers.get('x-oauth-scopes');
         return {
           valid: true,
@@ -74,7 +75,8 @@ export function createGithub(settings: GithubSettings = {}): Connector {
           identity: data?.login,
         };
       } catch (error) {
-        return verifyFailure(error);
+        if (!isInstallationRefusal(error, credentials.token)) return verifyFailure(error);
+        return verifyInstallation(client, credentials, declaredScopes, options?.signal);
       }
     },
   });

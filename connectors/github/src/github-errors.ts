@@ -1,4 +1,5 @@
 import { HttpError } from '@patchbay/envelope';
+import { missingGithubPermissions, missingOauthScope } from './github-permissions.js';
 
 // GitHub's guidance for a secondary rate limit that names no wait: "wait for at least one minute".
 const secondaryRateLimitWaitS = 60;
@@ -84,9 +85,36 @@ function withPrivateRepositoryHint(error: HttpError): HttpError {
 }
 
 /**
+ * A 403 that is about permissions, read the way GitHub means its headers: `X-Accepted-GitHub-Permissions`
+ * (fine-grained tokens, GitHub Apps) names the permission to grant, and `X-Accepted-OAuth-Scopes`
+ * lists alternatives for classic tokens, any one enough. The shared mapping would report every
+ * accepted scope not granted as required, so the header is replaced by the one scope that is
+ * missing — or dropped when the token already holds one and the refusal is about something else.
+ */
+function withMissingPermission(error: HttpError): HttpError {
+  if (error.status !== 403 || error.missingScopes?.length) return error;
+  const headers = error.headers;
+  if (headers.get('x-ratelimit-remaining') === '0' || headers.has('retry-after')) return error;
+  const permissions = missingGithubPermissions(headers.get('x-accepted-github-permissions'));
+  const scope = missingOauthScope(headers.get('x-accepted-oauth-scopes'), headers.get('x-oauth-scopes'));
+  if (permissions === undefined && scope === undefined) return error;
+  const patched = new Headers(headers);
+  patched.delete('x-accepted-oauth-scopes');
+  const missingScopes = permissions ?? (scope?.satisfied === false ? [scope.missing] : undefined);
+  return new HttpError({
+    status: error.status,
+    headers: patched,
+    body: error.body,
+    message: error.message,
+    missingScopes,
+  });
+}
+
+/**
  * GitHub's error signals beyond the status, for the shared client's `mapError`: the secondary rate
- * limit's documented wait, the field of a 422, and the private-repository hint on a 404.
+ * limit's documented wait, the permission a 403 names, the field of a 422, and the
+ * private-repository hint on a 404.
  */
 export function mapGithubError(error: HttpError): HttpError {
-  return withPrivateRepositoryHint(withValidationDetail(withGithubWait(error)));
+  return withPrivateRepositoryHint(withValidationDetail(withMissingPermission(withGithubWait(error))));
 }

@@ -5,6 +5,8 @@ import {
   authenticatedUser,
   badCredentials,
   githubHeaders,
+  installationRepositories,
+  notAccessibleByIntegration,
   primaryRateLimit,
 } from './fixtures/github-responses.js';
 import { createGithub, github } from './github-connector.js';
@@ -91,6 +93,40 @@ describe('github.verify', () => {
       valid: true,
       identity: 'octocat',
       scopes: ['public_repo'],
+    });
+  });
+});
+
+describe('github.verify with a GitHub App installation token', () => {
+  const installationToken = { token: 'ghs_16C7e42F292c6912E7710c838347Ae178B4a' };
+
+  it('verifies through GET /installation/repositories when GET /user is not for integrations', async () => {
+    server.use({
+      [userUrl]: notAccessibleByIntegration,
+      'GET https://api.github.com/installation/repositories': {
+        headers: githubHeaders(),
+        body: installationRepositories,
+      },
+    });
+    await expect(github.verify(installationToken)).resolves.toEqual({
+      valid: true,
+      scopes: ['repo', 'public_repo'],
+      identity: 'GitHub App installation on octocat (3 repositories)',
+    });
+    expect(server.calls.map((call) => call.url)).toEqual([
+      'https://api.github.com/user',
+      'https://api.github.com/installation/repositories?per_page=1',
+    ]);
+  });
+
+  it('reports an expired installation token as invalid_credentials', async () => {
+    server.use({
+      [userUrl]: badCredentials,
+      'GET https://api.github.com/installation/repositories': badCredentials,
+    });
+    await expect(github.verify(installationToken)).resolves.toMatchObject({
+      valid: false,
+      reason: 'invalid_credentials',
     });
   });
 });

@@ -33,4 +33,15 @@ describe('github_close_issue', () => {
     });
     expect(server.calls[0]?.body).toEqual({ state: 'closed', state_reason: 'not_planned' });
   });
+
+  it('closes as a duplicate, the third reason GitHub accepts', async () => {
+    const envelope = await callGithubTool('github_close_issue', {
+      owner: 'octocat',
+      repo: 'Hello-World',
+      issue_number: 1347,
+      state_reason: 'duplicate',
+    });
+    expect(envelope).toMatchObject({ ok: true });
+    expect(server.calls[0]?.body).toEqual({ state: 'closed', state_reason: 'duplicate' });
+  });
 });

@@ -9,15 +9,15 @@ export function createGithubCloseIssue(client: HttpClient) {
   return defineTool({
     name: 'github_close_issue',
     description:
-      'Closes a GitHub issue as completed or as not planned. The issue and its history stay and it can be reopened.',
+      'Closes a GitHub issue as completed, not planned or a duplicate. The issue and its history stay and it can be reopened.',
     input: z.object({
       ...repositoryFields,
       issue_number: issueNumberField,
       state_reason: z
-        .enum(['completed', 'not_planned'])
+        .enum(['completed', 'not_planned', 'duplicate'])
         .default('completed')
         .describe(
-          'Why the issue is closed: completed (done, the default) or not_planned (won’t fix, duplicate)',
+          'Why the issue is closed: completed (done, the default), not_planned (won’t fix) or duplicate (already reported elsewhere)',
         ),
     }),
     effect: 'write',

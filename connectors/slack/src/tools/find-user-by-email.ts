@@ -27,7 +27,7 @@ export function createSlackFindUserByEmail(client: SlackClient) {
         .meta({ question: 'What is the email address of the person in Slack?' }),
     }),
     effect: 'read',
-    requiredScopes: ['users:read.email'],
+    requiredScopes: ['users:read', 'users:read.email'],
     async execute(input, context) {
       const result = await client.call<{ user: SlackUser }>(context.credentials, 'users.lookupByEmail', {
         httpMethod: 'GET',

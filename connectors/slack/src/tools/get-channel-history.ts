@@ -1,8 +1,9 @@
 import { defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
+import { failure, success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { SlackClient } from '../slack-client.js';
 import { channelIdField, messageTsField } from '../slack-fields.js';
+import { channelAccess } from '../slack-scopes.js';
 
 /** The fields of a Slack message event the tool reads. */
 interface SlackMessage {
@@ -21,7 +22,7 @@ export function createSlackGetChannelHistory(client: SlackClient) {
   return defineTool({
     name: 'slack_get_channel_history',
     description:
-      'Reads recent messages of a Slack channel the app is a member of, newest first, with author user IDs, text, timestamps and thread reply counts.',
+      'Reads recent messages of a Slack channel the app is a member of (public with channels:history, private with groups:history), newest first, with author user IDs, text, timestamps and thread reply counts.',
     input: z.object({
       channel: channelIdField('Which Slack channel should I read?'),
       limit: z.number().int().min(1).max(200).default(20).describe('How many messages to return (1-200)'),
@@ -38,8 +39,20 @@ export function createSlackGetChannelHistory(client: SlackClient) {
         .describe('next_cursor from a previous call, to get older messages'),
     }),
     effect: 'read',
-    requiredScopes: ['channels:history'],
+    // channels:history or groups:history, either enough (Slack checks the one of the channel's
+    // kind): checked below, since requiredScopes means all of them.
+    requiredScopes: [],
     async execute(input, context) {
+      const access = channelAccess(context.scopes, 'history');
+      if (!access.public && !access.private) {
+        return failure('permission_denied', {
+          connector: 'slack',
+          setupUrl: 'https://api.slack.com/apps',
+          missingScopes: ['channels:history'],
+          userMessage:
+            'The Slack connection cannot read messages: grant channels:history (public channels) or groups:history (private channels).',
+        });
+      }
       const result = await client.call<{
         messages: SlackMessage[];
         has_more?: boolean;

@@ -1,7 +1,8 @@
 import { defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
+import { failure, success } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { SlackClient } from '../slack-client.js';
+import { channelAccess } from '../slack-scopes.js';
 
 /** The fields of a Slack conversation object the tool reads. */
 interface SlackChannel {
@@ -26,7 +27,9 @@ export function createSlackListChannels(client: SlackClient) {
       include_private: z
         .boolean()
         .default(false)
-        .describe('Also list private channels the app was invited to (needs the groups:read scope)'),
+        .describe(
+          'Also list private channels the app was invited to (needs the groups:read scope; a token with only groups:read lists private channels anyway)',
+        ),
       exclude_archived: z.boolean().default(true).describe('Leave archived channels out (the default)'),
       limit: z
         .number()
@@ -42,15 +45,39 @@ export function createSlackListChannels(client: SlackClient) {
         .describe('next_cursor from a previous call, to get the following page'),
     }),
     effect: 'read',
-    requiredScopes: ['channels:read'],
+    // channels:read or groups:read, either enough: checked below, since requiredScopes means all.
+    requiredScopes: [],
     async execute(input, context) {
+      const access = channelAccess(context.scopes, 'read');
+      // Ask only for the kinds the token may list: Slack refuses the whole call for a kind it may not.
+      const types = [
+        ...(access.public ? ['public_channel'] : []),
+        ...(access.private && (input.include_private || !access.public) ? ['private_channel'] : []),
+      ];
+      if (input.include_private && !access.private) {
+        return failure('permission_denied', {
+          connector: 'slack',
+          setupUrl: 'https://api.slack.com/apps',
+          missingScopes: ['groups:read'],
+          userMessage: 'The Slack connection cannot list private channels: grant groups:read.',
+        });
+      }
+      if (types.length === 0) {
+        return failure('permission_denied', {
+          connector: 'slack',
+          setupUrl: 'https://api.slack.com/apps',
+          missingScopes: ['channels:read'],
+          userMessage:
+            'The Slack connection cannot list channels: grant channels:read (public channels) or groups:read (private channels).',
+        });
+      }
       const result = await client.call<{
         channels: SlackChannel[];
         response_metadata?: { next_cursor?: string };
       }>(context.credentials, 'conversations.list', {
         httpMethod: 'GET',
         arguments: {
-          types: input.include_private ? 'public_channel,private_channel' : 'public_channel',
+          types: types.join(','),
           exclude_archived: input.exclude_archived,
           limit: input.limit,
           cursor: input.cursor,
