@@ -24,6 +24,7 @@ export {
 } from './client/mcp-agent.js';
 export type { McpServerFailure } from './client/start-failure.js';
 export type { McpAgentTool } from './client/tool-mapping.js';
+export { ownerCandidates, startToolOwner, type ToolOwnerSearch } from './client/tool-owner.js';
 export {
   connectorStatusPromptName,
   connectorStatusResourceUri,

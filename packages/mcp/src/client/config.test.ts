@@ -124,7 +124,9 @@ describe('parseMcpServersConfig', () => {
     expect(errorOf(() => parseMcpServersConfig([{ name: 'broken', command: 42 }])).message).toMatch(
       /server "broken": field "command"/,
     );
-    expect(errorOf(() => parseMcpServersConfig([{ command: 'x' }])).message).toMatch(/field "servers\.0\.name"/);
+    expect(errorOf(() => parseMcpServersConfig([{ command: 'x' }])).message).toMatch(
+      /field "servers\.0\.name"/,
+    );
   });
 
   it('names the server and the field of a bad entry', () => {
@@ -155,7 +157,9 @@ describe('parseMcpServersConfig', () => {
         }),
       ).code,
     ).toBe('invalid_mcp_config');
-    expect(errorOf(() => parseMcpServersConfig({ tools: [] })).message).toMatch(/expected \[\.\.\.\], \{ "servers"/);
+    expect(errorOf(() => parseMcpServersConfig({ tools: [] })).message).toMatch(
+      /expected \[\.\.\.\], \{ "servers"/,
+    );
   });
 
   it('refuses an env reference to a variable the parent does not have, without printing other values', () => {
