@@ -13,7 +13,10 @@ server.registerTool(
   'send_report',
   {
     description: 'Sends a report; asks "Question: …" when the recipient is missing.',
-    inputSchema: { title: z.string().describe('Report title'), to: z.string().optional().describe('Recipient') },
+    inputSchema: {
+      title: z.string().describe('Report title'),
+      to: z.string().optional().describe('Recipient'),
+    },
   },
   async ({ title, to }) =>
     to
@@ -27,7 +30,10 @@ server.registerTool(
     description: 'Fails with an ordinary error text that contains question words but is no question.',
     inputSchema: {},
   },
-  async () => ({ ...text('What went wrong: please provide a valid config; the upstream is missing.'), isError: true }),
+  async () => ({
+    ...text('What went wrong: please provide a valid config; the upstream is missing.'),
+    isError: true,
+  }),
 );
 
 server.registerTool(
@@ -46,7 +52,8 @@ server.registerTool(
         required: ['recipient'],
       },
     });
-    if (answer.action !== 'accept') return { ...text(`the user did not answer (${answer.action})`), isError: true };
+    if (answer.action !== 'accept')
+      return { ...text(`the user did not answer (${answer.action})`), isError: true };
     return text(`sent "${title}" to ${answer.content.recipient}`);
   },
 );

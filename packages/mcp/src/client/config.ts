@@ -6,10 +6,9 @@ import { z } from 'zod';
 import { expandVariables } from './expand-variables.js';
 
 /**
- * Default per-request timeout of an MCP server, in milliseconds: seed 003's 10 s. A read-only or
- * idempotent call gets one retry, so its whole deadline is 2 × 10 s + 0.3 s = 20.3 s — inside the
- * seed's 30 s tool-execution limit and well inside the 60 s an MCP host gives a request through
- * the gateway (30 s made it 60.3 s: hosts gave up first). Slow servers set `timeout`; see the README.
+ * Default per-request timeout of an MCP server, in milliseconds: seed 003's 10 s. It is the whole
+ * budget of a call (retry included) and the orchestrator's deadline for the tool, so it stays well
+ * inside the 60 s an MCP host gives a request through the gateway. Slow servers set `timeout`.
  */
 export const defaultMcpTimeoutMs = 10_000;
 
