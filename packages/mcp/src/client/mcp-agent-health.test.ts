@@ -119,7 +119,7 @@ describe('redaction of declared values', () => {
           echoing: {
             command: process.execPath,
             args: controllableConfig('x').args,
-            env: { GH: '${GITHUB_TOKEN}', REGION: 'eu-west-internal-7', VERBOSE: '1', LEVEL: 'debug' },
+            env: { GH: `\${GITHUB_TOKEN}`, REGION: 'eu-west-internal-7', VERBOSE: '1', LEVEL: 'debug' },
           },
         },
       },
