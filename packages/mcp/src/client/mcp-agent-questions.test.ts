@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import type { StatusSource } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
+import { createOrchestrator } from '@patchbay/orchestrator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callContext, childServerTimeoutMs, controllableConfig } from './controllable-fixture.js';
 import { askUserOnElicitation, type ElicitationRequest } from './elicitation.js';
@@ -103,6 +105,32 @@ describe('questions from an MCP server become needs_input', () => {
     expect(envelope).toMatchObject({ ok: false, error_type: 'upstream_error', retryable: false });
     expect(envelope).not.toHaveProperty('missing');
     expect(JSON.stringify(envelope)).toContain('asked for a secret (api_key)');
+  });
+});
+
+describe('a server question through the orchestrator gate', () => {
+  it('reaches the caller as needs_input with its missing field, as our own tools answer', async () => {
+    const statusSource: StatusSource = {
+      load: async () => ({ connections: [], disabledConnectorIds: [], rateLimitedUntil: {} }),
+      markRateLimited: async () => undefined,
+      markInvalidCredentials: async () => undefined,
+    };
+    const orchestrator = createOrchestrator({ statusSource });
+    // Trusted, so the write tool runs without an approval and the server's own answer comes back.
+    const agent = createMcpAgent(
+      controllableConfig('asking-gate', { args: [askingServerPath], trust: true }),
+    );
+    orchestrator.register(agent);
+    try {
+      await orchestrator.startAgent(agent.id);
+      expect(await orchestrator.execute('send_report', { title: 'Q3' }, { subject: 'alice' })).toMatchObject({
+        ok: false,
+        error_type: 'needs_input',
+        missing: [{ field: 'to', question: 'Who should receive the report? Please give an email address.' }],
+      });
+    } finally {
+      await orchestrator.stop();
+    }
   });
 });
 
