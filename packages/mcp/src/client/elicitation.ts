@@ -110,15 +110,22 @@ export function handleElicitation(
       return { action: 'decline' };
     }
     const fields = fieldsOf(params.requestedSchema, params.message);
-    const answer = await handler({
-      server,
-      tool: call.tool,
-      subject: call.subject,
-      message: params.message,
-      fields,
-      requestedSchema: params.requestedSchema,
-      signal: call.signal,
-    });
+    let answer: ElicitationAnswer;
+    try {
+      answer = await handler({
+        server,
+        tool: call.tool,
+        subject: call.subject,
+        message: params.message,
+        fields,
+        requestedSchema: params.requestedSchema,
+        signal: call.signal,
+      });
+    } catch {
+      // The app's failure is not the server's business (its text may say anything): the
+      // question simply goes unanswered, which every server must handle.
+      return { action: 'cancel' };
+    }
     if (answer.action === 'ask_user') {
       call.asked.push(...fields);
       return { action: 'cancel' };

@@ -96,6 +96,18 @@ describe('questions from an MCP server become needs_input', () => {
     });
   });
 
+  it('cancels the question when the app handler throws, and the call ends as the server decides', async () => {
+    const agent = await asking({
+      elicitation: () => {
+        throw new Error('the app broke with internal detail');
+      },
+    });
+    const envelope = await agent.execute('send_elicited', { title: 'Q3' }, callContext());
+    expect(envelope).toMatchObject({ ok: false, error_type: 'upstream_error' });
+    expect(JSON.stringify(envelope)).toContain('the user did not answer (cancel)');
+    expect(JSON.stringify(envelope)).not.toContain('internal detail');
+  });
+
   it('never puts a request for a secret to the handler or the user', async () => {
     const handler = vi.fn(askUserOnElicitation);
     const agent = await asking({ elicitation: handler });
