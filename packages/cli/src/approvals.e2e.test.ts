@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { allOutput, e2eTimeoutMs, packageDirectory, useDemoService } from '../test-fixtures/run-patchbay.js';
@@ -178,13 +178,45 @@ describe('patchbay servers', () => {
     expect(result.code).toBe(0);
     const servers = JSON.parse(result.stdout).servers as { name: string; status: string; tools: string[] }[];
     expect(servers.find((server) => server.name === 'echo')).toMatchObject({ status: 'up', tools: ['echo'] });
-    expect(servers.find((server) => server.name === 'broken')).toMatchObject({ status: 'down', tools: [] });
+    expect(servers.find((server) => server.name === 'broken')).toMatchObject({
+      status: 'down',
+      reason: 'command_not_found',
+      detail: expect.stringContaining('was not found (ENOENT)'),
+      tools: [],
+    });
     const table = await patchbay(home, ['servers']);
     expect(table.stdout).toMatch(/echo\s+up/);
+    expect(table.stdout).toMatch(/broken\s+down\s+command_not_found/);
 
     const call = await patchbay(home, ['call', 'echo', '--args', '{"text":"hello"}']);
     expect(call.code).toBe(0);
     expect(JSON.stringify(JSON.parse(call.stdout).data)).toContain('hello');
+  });
+});
+
+describe('patchbay call with several MCP servers', () => {
+  it('starts only the server that serves the tool', async () => {
+    const home = demo.newHome();
+    // A server that is slow to start (it never speaks MCP) and leaves a mark when its process starts.
+    const mark = join(home, 'slow-server-started');
+    const slowServer = `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'started'); setInterval(() => {}, 1000);`;
+    writeFileSync(
+      join(home, 'mcp-servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          echo: {
+            command: process.execPath,
+            args: [join(packageDirectory, 'test-fixtures', 'echo-mcp-server.mjs')],
+          },
+          slow: { command: process.execPath, args: ['-e', slowServer] },
+        },
+      }),
+    );
+    const call = await patchbay(home, ['call', 'echo', '--args', '{"text":"only one"}']);
+    expect(call.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(call.stdout).data)).toContain('only one');
+    // Safety property: zero processes started for the server that does not serve the tool.
+    expect(existsSync(mark)).toBe(false);
   });
 });
 

@@ -56,9 +56,20 @@ export async function withOrchestrator<T>(
     proposals: store.proposals,
     audit: store.audit,
   });
-  const servesTool = options.tool !== undefined && orchestrator.getTool(options.tool) !== undefined;
+  const tool = options.tool;
+  const servesTool = tool !== undefined && orchestrator.getTool(tool) !== undefined;
   if (options.mcpServers && !servesTool) {
-    for (const agent of await loadMcpAgents(runtime, options.mcpServers)) orchestrator.register(agent);
+    const agents = await loadMcpAgents(runtime, options.mcpServers);
+    if (tool === undefined) {
+      for (const agent of agents) orchestrator.register(agent);
+    } else {
+      // A one-shot call starts only the server that serves the tool, not every configured one.
+      const { startToolOwner } = await import('@patchbay/mcp');
+      const { owner } = await startToolOwner(agents, tool);
+      // No owner: register them all, so the answer is the gate's usual one (a server that is down,
+      // with when it retries) rather than "no such tool" for a tool whose server failed to start.
+      for (const agent of owner ? [owner] : agents) orchestrator.register(agent);
+    }
   }
   await orchestrator.start();
   try {

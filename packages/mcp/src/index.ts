@@ -9,8 +9,22 @@ export {
   type McpStdioServerConfig,
   parseMcpServersConfig,
 } from './client/config.js';
-export { createMcpAgent, createMcpAgents, type McpAgent, type McpAgentOptions } from './client/mcp-agent.js';
+export {
+  askUserOnElicitation,
+  type ElicitationAnswer,
+  type ElicitationHandler,
+  type ElicitationRequest,
+} from './client/elicitation.js';
+export {
+  createMcpAgent,
+  createMcpAgents,
+  type McpAgent,
+  type McpAgentHealth,
+  type McpAgentOptions,
+} from './client/mcp-agent.js';
+export type { McpServerFailure } from './client/start-failure.js';
 export type { McpAgentTool } from './client/tool-mapping.js';
+export { ownerCandidates, startToolOwner, type ToolOwnerSearch } from './client/tool-owner.js';
 export {
   connectorStatusPromptName,
   connectorStatusResourceUri,

@@ -22,18 +22,17 @@ export const serversCommand: Command = {
     // Start every server at once; one that fails to start is reported as down, not thrown.
     const results = await Promise.all(
       agents.map(async (agent) => {
-        const started = await agent.initialize().then(
-          () => undefined,
-          (error: unknown) => (error instanceof Error ? error.message : String(error)),
-        );
-        const health =
-          started === undefined ? await agent.health() : { status: 'down' as const, detail: started };
-        const tools = started === undefined ? agent.manifest().tools.map((tool) => tool.name) : [];
+        // The agent does not throw on a failed start: it stays down and its health says why.
+        await agent.initialize().catch(() => undefined);
+        const health = await agent.health();
+        const tools = agent.manifest().tools.map((tool) => tool.name);
         await agent.shutdown().catch(() => undefined);
         return {
           name: agent.id,
           status: health.status,
           ...(health.latencyMs !== undefined ? { latency_ms: health.latencyMs } : {}),
+          // Machine-readable cause (command_not_found, needs_authorization, connection_refused, …).
+          ...(health.reason !== undefined ? { reason: health.reason } : {}),
           ...(health.detail !== undefined ? { detail: health.detail } : {}),
           trusted: agent.trusted,
           tools,
@@ -44,10 +43,11 @@ export const serversCommand: Command = {
     else {
       runtime.print(
         formatTable(
-          ['NAME', 'STATUS', 'LATENCY', 'TOOLS', 'DETAIL'],
+          ['NAME', 'STATUS', 'REASON', 'LATENCY', 'TOOLS', 'DETAIL'],
           results.map((server) => [
             server.name,
             server.status,
+            server.reason ?? '-',
             server.latency_ms !== undefined ? `${server.latency_ms} ms` : '-',
             String(server.tools.length),
             server.detail ?? '',

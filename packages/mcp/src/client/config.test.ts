@@ -109,6 +109,26 @@ describe('parseMcpServersConfig', () => {
     expect(config.servers[3]).toMatchObject({ prefix: 'typed' });
   });
 
+  it("accepts seed 003's bare array of servers, with the same defaults and errors as the list form", () => {
+    const seedForm = [
+      { name: 'files', command: 'node', args: ['files.js'], env: { ROOT: '/srv' }, autoStart: false },
+      { name: 'notes', command: 'notes-server', timeout: 2500 },
+    ];
+    const bare = parseMcpServersConfig(seedForm);
+    expect(bare).toEqual(parseMcpServersConfig({ servers: seedForm }));
+    expect(bare.servers.map((server) => [server.name, server.autoStart, server.timeout])).toEqual([
+      ['files', false, defaultMcpTimeoutMs],
+      ['notes', true, 2500],
+    ]);
+    expect(defaultMcpTimeoutMs).toBe(10_000);
+    expect(errorOf(() => parseMcpServersConfig([{ name: 'broken', command: 42 }])).message).toMatch(
+      /server "broken": field "command"/,
+    );
+    expect(errorOf(() => parseMcpServersConfig([{ command: 'x' }])).message).toMatch(
+      /field "servers\.0\.name"/,
+    );
+  });
+
   it('names the server and the field of a bad entry', () => {
     expect(
       errorOf(() => parseMcpServersConfig({ servers: [{ name: 'broken', command: 42 }] })).message,
@@ -137,7 +157,9 @@ describe('parseMcpServersConfig', () => {
         }),
       ).code,
     ).toBe('invalid_mcp_config');
-    expect(errorOf(() => parseMcpServersConfig({ tools: [] })).message).toMatch(/expected \{ "servers"/);
+    expect(errorOf(() => parseMcpServersConfig({ tools: [] })).message).toMatch(
+      /expected \[\.\.\.\], \{ "servers"/,
+    );
   });
 
   it('refuses an env reference to a variable the parent does not have, without printing other values', () => {

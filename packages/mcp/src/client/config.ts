@@ -5,8 +5,12 @@ import { PatchbayError } from '@patchbay/envelope';
 import { z } from 'zod';
 import { expandVariables } from './expand-variables.js';
 
-/** Default per-request timeout of an MCP server, in milliseconds. */
-export const defaultMcpTimeoutMs = 30_000;
+/**
+ * Default per-request timeout of an MCP server, in milliseconds: seed 003's 10 s. It is the whole
+ * budget of a call (retry included) and the orchestrator's deadline for the tool, so it stays well
+ * inside the 60 s an MCP host gives a request through the gateway. Slow servers set `timeout`.
+ */
+export const defaultMcpTimeoutMs = 10_000;
 
 const serverNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -198,9 +202,9 @@ function normaliseEntry(
 }
 
 /**
- * Parses an already-read `mcp-servers.json` value: the list form (`{ servers: [...] }`) or the
- * `mcpServers` object form used by Claude Desktop and Cursor. Throws `invalid_mcp_config` naming
- * the server and field at fault.
+ * Parses an already-read `mcp-servers.json` value: the list form (`{ servers: [...] }`), seed 003's
+ * bare array of the same entries (`[{ name, command, ... }]`), or the `mcpServers` object form used
+ * by Claude Desktop and Cursor. Throws `invalid_mcp_config` naming the server and field at fault.
  */
 export function parseMcpServersConfig(
   value: unknown,
@@ -208,7 +212,8 @@ export function parseMcpServersConfig(
 ): McpServersConfig {
   const source = options.source ?? 'mcp-servers.json';
   const entries: Array<[string, unknown]> = [];
-  const list = listFormSchema.safeParse(value);
+  // The bare array is the list form without its wrapper: one parser, so both report errors alike.
+  const list = listFormSchema.safeParse(Array.isArray(value) ? { servers: value } : value);
   const object = objectFormSchema.safeParse(value);
   if (list.success) {
     for (const [index, server] of list.data.servers.entries()) {
@@ -218,13 +223,13 @@ export function parseMcpServersConfig(
     }
   } else if (object.success) {
     entries.push(...Object.entries(object.data.mcpServers));
-  } else if (typeof value === 'object' && value !== null && 'servers' in value) {
+  } else if (Array.isArray(value) || (typeof value === 'object' && value !== null && 'servers' in value)) {
     const issue = list.error.issues[0];
     throw invalid(
       `${source}: field "${issue?.path.map(String).join('.') ?? 'servers'}": ${issue?.message ?? 'invalid'}`,
     );
   } else {
-    throw invalid(`${source}: expected { "servers": [...] } or { "mcpServers": { ... } }`);
+    throw invalid(`${source}: expected [...], { "servers": [...] } or { "mcpServers": { ... } }`);
   }
   const seen = new Set<string>();
   const servers: McpServerConfig[] = [];

@@ -276,7 +276,8 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       await agent.initialize();
       expect(await agent.health()).toMatchObject({
         status: 'down',
-        detail: expect.stringContaining('could not be started'),
+        reason: 'crashed_on_start',
+        detail: expect.stringContaining('exited before it finished starting'),
       });
       expect(agent.manifest().tools).toEqual([]);
       expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({
@@ -347,7 +348,8 @@ describe('environment isolation of stdio children', () => {
 
   beforeAll(() => {
     process.env[canary] = canaryValue;
-    process.env[declaredSource] = 'declared-value';
+    // Shorter than the by-value redaction floor (8), so the echo shows it reached the child as is.
+    process.env[declaredSource] = 'dvalue';
   });
   afterAll(() => {
     delete process.env[canary];
@@ -373,7 +375,7 @@ describe('environment isolation of stdio children', () => {
     const read = async (name: string) => agent.execute('read_env', { name }, callContext());
     expect(await read(canary)).toMatchObject({ ok: true, data: { name: canary, value: null } });
     expect(await read(declaredSource)).toMatchObject({ ok: true, data: { value: null } });
-    expect(await read('DECLARED_VAR')).toMatchObject({ ok: true, data: { value: 'declared-value' } });
+    expect(await read('DECLARED_VAR')).toMatchObject({ ok: true, data: { value: 'dvalue' } });
     expect(await read('LITERAL_VAR')).toMatchObject({ ok: true, data: { value: 'literal' } });
     // Passed on purpose, but a credential-named value is still kept out of what the model reads.
     expect(await read('SERVICE_TOKEN')).toMatchObject({ ok: true, data: { value: '[REDACTED]' } });

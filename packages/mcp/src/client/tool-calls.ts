@@ -1,0 +1,196 @@
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createRedactor,
+  type Envelope,
+  failure,
+  needsInput,
+  type Redactor,
+  redactValue,
+} from '@patchbay/envelope';
+import type { AgentCallContext } from '@patchbay/orchestrator';
+import {
+  classifyCallError,
+  envelopeFromError,
+  envelopeFromResult,
+  neverReachedServer,
+} from './call-result.js';
+import type { McpServerConfig } from './config.js';
+import { defaultMaxMessageBytes, delay, type McpConnection } from './connection.js';
+import type { CallQuestions } from './elicitation.js';
+import type { McpAgentOptions } from './mcp-agent-types.js';
+import { secretValuesOf } from './secret-values.js';
+import { questionsFromResult } from './server-questions.js';
+import type { ToolCatalog } from './tool-discovery.js';
+import type { McpAgentTool } from './tool-mapping.js';
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `tools/call` on one server: argument shape, the one retry of a harmless call, questions the
+ * server asks (a "Question:" error or an elicitation), mapping to an envelope and redaction.
+ */
+export class ToolCalls {
+  /** Calls waiting for their answer, for attributing an elicitation to its call. */
+  readonly inFlight = new Set<CallQuestions>();
+  private readonly secrets: string[];
+  private readonly redactor: Redactor;
+
+  constructor(
+    private readonly config: McpServerConfig,
+    private readonly options: McpAgentOptions,
+    private readonly connection: McpConnection,
+    private readonly catalog: ToolCatalog,
+  ) {
+    this.secrets = secretValuesOf(config);
+    this.redactor = createRedactor(this.secrets);
+  }
+
+  /** Redacts the server's declared values from any text; for prompts and other server output. */
+  redact<T>(value: T): T {
+    return redactValue(value, this.redactor);
+  }
+
+  async execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
+    const finish = (envelope: Envelope) => this.finish(envelope, toolName, context.correlationId);
+    const tool = this.catalog.get(toolName);
+    if (!tool) {
+      return finish(
+        failure('tool_unavailable', {
+          userMessage: `The MCP server "${this.config.name}" has no tool named "${toolName}".`,
+        }),
+      );
+    }
+    if (args !== undefined && args !== null && !isRecord(args)) {
+      return finish(
+        failure('invalid_arguments', {
+          issues: [{ path: '(input)', message: 'Arguments must be an object.' }],
+        }),
+      );
+    }
+    const questions: CallQuestions = {
+      tool: toolName,
+      subject: context.subject,
+      signal: context.signal,
+      asked: [],
+      refusedSecrets: [],
+    };
+    this.inFlight.add(questions);
+    try {
+      return finish(this.withQuestions(await this.callWithRetry(tool, args, context), questions));
+    } finally {
+      this.inFlight.delete(questions);
+    }
+  }
+
+  /** What the server asked during the call outranks its answer: that answer is to a cancelled question. */
+  private withQuestions(envelope: Envelope, questions: CallQuestions): Envelope {
+    if (questions.asked.length > 0) return needsInput({ missing: questions.asked });
+    if (questions.refusedSecrets.length > 0 && !envelope.ok) {
+      return failure('upstream_error', {
+        retryable: false,
+        userMessage: `The MCP server "${this.config.name}" asked for a secret (${questions.refusedSecrets.join(', ')}), which Patchbay never collects in a conversation. Set it in the server's "env" or "headers" in mcp-servers.json.`,
+      });
+    }
+    return envelope;
+  }
+
+  private async callWithRetry(
+    tool: McpAgentTool,
+    args: unknown,
+    context: AgentCallContext,
+  ): Promise<Envelope> {
+    const connection = this.connection;
+    // One budget for every attempt: a retry gets what the first attempt left, not a fresh timeout.
+    const deadline = performance.now() + this.config.timeout;
+    for (let attempt = 0; ; attempt += 1) {
+      const client = connection.client;
+      if (!client) return this.unavailable();
+      const generation = connection.generation;
+      // The SDK adds an abort listener to the signal it is given and never removes it, so a
+      // long-lived caller signal would collect one per call; it gets a per-call signal instead.
+      const callController = new AbortController();
+      const forwardAbort = () => callController.abort(context.signal.reason);
+      if (context.signal.aborted) forwardAbort();
+      else context.signal.addEventListener('abort', forwardAbort, { once: true });
+      connection.callsInFlight += 1;
+      try {
+        const result = await client.callTool(
+          {
+            name: tool.mcpName,
+            arguments: (args ?? {}) as Record<string, unknown>,
+            _meta: { 'patchbay/correlation_id': context.correlationId },
+          },
+          CallToolResultSchema,
+          {
+            signal: callController.signal,
+            timeout: Math.max(1, Math.round(deadline - performance.now())),
+            ...(context.onProgress ? { onprogress: context.onProgress } : {}),
+          },
+        );
+        // With CallToolResultSchema the SDK has already parsed the result into the current shape.
+        const parsed = result as CallToolResult;
+        return questionsFromResult(parsed, tool, args) ?? envelopeFromResult(parsed, this.config.name);
+      } catch (error) {
+        if (connection.droppedForSize(generation)) {
+          // The SDK dropped the connection over the size of an answer; asking again gets the same.
+          return failure('upstream_error', {
+            retryable: false,
+            userMessage: `The MCP server "${this.config.name}" sent an answer larger than ${formatBytes(this.options.maxMessageBytes ?? defaultMaxMessageBytes)}, so its connection was reset. Ask for less at once (a narrower query or one page).`,
+          });
+        }
+        const kind = classifyCallError(error, context.signal.aborted);
+        if (kind === 'connection') void connection.probe();
+        // A call that may have reached the server is repeated only when the tool says repeating is harmless.
+        const harmless =
+          tool.annotations?.readOnlyHint === true ||
+          tool.annotations?.idempotentHint === true ||
+          neverReachedServer(error);
+        const retryDelayMs = this.options.retryDelayMs ?? 300;
+        const timeLeft = deadline - performance.now() > retryDelayMs;
+        if (attempt === 0 && (kind === 'connection' || kind === 'timeout') && harmless && timeLeft) {
+          await delay(retryDelayMs, context.signal);
+          if (!context.signal.aborted) continue;
+        }
+        return envelopeFromError(error, kind, this.config.name);
+      } finally {
+        connection.callsInFlight -= 1;
+        context.signal.removeEventListener('abort', forwardAbort);
+      }
+    }
+  }
+
+  /**
+   * Adds the call's metadata and removes secrets. Error text and questions come from the server
+   * and are always redacted; success data only when this server was given values to hide, because
+   * scanning every result costs more than the stdio round trip itself, and the orchestrator's gate
+   * already removes token shapes from every result it relays.
+   */
+  private finish(envelope: Envelope, toolName: string, correlationId: string): Envelope {
+    const withMeta: Envelope = {
+      ...envelope,
+      meta: { ...envelope.meta, tool: toolName, correlation_id: correlationId },
+    };
+    if (withMeta.ok && this.secrets.length === 0) return withMeta;
+    return redactValue(withMeta, this.redactor);
+  }
+
+  private unavailable(): Envelope {
+    const state = this.connection.status;
+    const reason =
+      state === 'stopped'
+        ? 'is stopped'
+        : state === 'starting'
+          ? 'is still starting'
+          : 'is not reachable right now; it is reconnecting';
+    return failure('tool_unavailable', {
+      userMessage: `The MCP server "${this.config.name}" ${reason}.`,
+      retryable: state !== 'stopped',
+    });
+  }
+}
