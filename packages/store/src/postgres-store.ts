@@ -122,6 +122,11 @@ export class PostgresStore implements PatchbayStore {
     return this.watcher.subscribe(listener);
   }
 
+  /** Resolves once every subscription so far is listening (a LISTEN in place); at once without one. */
+  listening(): Promise<void> {
+    return this.watcher.ready();
+  }
+
   /** Connections, admin policy and live rate limits in one statement, so they are one snapshot. */
   async load(subject: string): Promise<SubjectState> {
     requireName(subject, 'subject');

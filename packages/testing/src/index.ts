@@ -18,10 +18,13 @@ export {
   describeProposalStoreContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
+  describeWatchableStatusSourceContract,
   type HarnessLifecycle,
   type ProposalStoreHarness,
   type StatusSourceHarness,
+  type StatusWriter,
   type ThreadStoreHarness,
+  type WatchableStatusSourceHarness,
 } from './contracts/index.js';
 export {
   createFixtureConnector,

@@ -4,3 +4,8 @@ export type { Awaitable, HarnessLifecycle } from './contract-harness.js';
 export { describeProposalStoreContract, type ProposalStoreHarness } from './proposal-store-contract.js';
 export { describeStatusSourceContract, type StatusSourceHarness } from './status-source-contract.js';
 export { describeThreadStoreContract, type ThreadStoreHarness } from './thread-store-contract.js';
+export {
+  describeWatchableStatusSourceContract,
+  type StatusWriter,
+  type WatchableStatusSourceHarness,
+} from './watchable-status-source-contract.js';
