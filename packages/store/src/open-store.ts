@@ -60,7 +60,9 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
       env: environment,
       ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
       ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
-      ...(options.maxThreadMessageChars !== undefined ? { maxThreadMessageChars: options.maxThreadMessageChars } : {}),
+      ...(options.maxThreadMessageChars !== undefined
+        ? { maxThreadMessageChars: options.maxThreadMessageChars }
+        : {}),
     });
   }
   const path = resolve(url ?? options.path ?? join(home, 'patchbay.db'));

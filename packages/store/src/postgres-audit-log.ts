@@ -12,7 +12,10 @@ export class PostgresAuditLog implements AuditLog {
   /** Appends one JSON entry. */
   async append(entry: AuditEntry): Promise<void> {
     const at = typeof entry.at === 'string' ? entry.at : new Date().toISOString();
-    await this.handle.query('INSERT INTO audit (at, entry) VALUES ($1, $2)', [at, JSON.stringify({ ...entry, at })]);
+    await this.handle.query('INSERT INTO audit (at, entry) VALUES ($1, $2)', [
+      at,
+      JSON.stringify({ ...entry, at }),
+    ]);
   }
 
   /** Appends a `@patchbay/sacp` reply record, tagged `event: 'sacp_reply'`. */

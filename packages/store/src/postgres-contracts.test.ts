@@ -10,9 +10,9 @@ import {
   describeWatchableStatusSourceContract,
 } from '@patchbay/testing';
 import { describePostgres, freshSchema } from '../test/postgres-server.js';
+import { proposalWriter } from '../test/status-writer.js';
 import { openPostgresStore } from './open-postgres-store.js';
 import type { PostgresStore } from './postgres-store.js';
-import { proposalWriter } from '../test/status-writer.js';
 
 const secretKey = Buffer.alloc(32, 5).toString('base64');
 

@@ -105,7 +105,11 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
  * lock before reading the applied version, so processes starting at once queue and each step runs
  * once; the lock goes with the transaction, even when a process dies half-way.
  */
-export async function migratePostgres(pool: Pool, schema: string, steps: readonly Migration[]): Promise<number> {
+export async function migratePostgres(
+  pool: Pool,
+  schema: string,
+  steps: readonly Migration[],
+): Promise<number> {
   const latest = steps.at(-1)?.version ?? 0;
   return withTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('patchbay migrate ' || $1, 0))", [

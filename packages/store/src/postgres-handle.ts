@@ -27,7 +27,10 @@ export class PostgresHandle {
   }
 
   /** One statement on any pooled client. */
-  async query<Row extends QueryResultRow>(sql: string, values: unknown[] = []): Promise<{ rows: Row[]; rowCount: number }> {
+  async query<Row extends QueryResultRow>(
+    sql: string,
+    values: unknown[] = [],
+  ): Promise<{ rows: Row[]; rowCount: number }> {
     const pool = await this.pool();
     try {
       const result = await pool.query<Row>(sql, values);

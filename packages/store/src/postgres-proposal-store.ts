@@ -26,7 +26,8 @@ export class PostgresProposalStore implements ProposalStore {
       `INSERT INTO proposals (${proposalColumns.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`,
       proposalValues(proposal),
     );
-    if (result.rowCount !== 1) throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
+    if (result.rowCount !== 1)
+      throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
   }
 
   /** One proposal by id. */

@@ -20,9 +20,17 @@ function schema() {
   return fresh;
 }
 
-async function open(url: string, options: { secretKey?: string; home?: string; env?: NodeJS.ProcessEnv } = {}) {
+async function open(
+  url: string,
+  options: { secretKey?: string; home?: string; env?: NodeJS.ProcessEnv } = {},
+) {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'patchbay-pg-'));
-  const store = await openPostgresStore({ url, home, env: options.env ?? {}, secretKey: options.secretKey ?? secretKey });
+  const store = await openPostgresStore({
+    url,
+    home,
+    env: options.env ?? {},
+    secretKey: options.secretKey ?? secretKey,
+  });
   cleanups.push(async () => {
     await store.close();
     rmSync(home, { recursive: true, force: true });
@@ -55,9 +63,16 @@ describePostgres('the Postgres store', () => {
   it('migrates once when eight openers start on a fresh schema at the same moment', async () => {
     const { url, schema: name } = schema();
     const stores = await Promise.all(Array.from({ length: 8 }, () => open(url)));
-    const applied = await adminQuery<{ version: number }>(name, 'SELECT version FROM schema_migrations ORDER BY version');
+    const applied = await adminQuery<{ version: number }>(
+      name,
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
     expect(applied.map((row) => row.version)).toEqual(postgresMigrations.map((step) => step.version));
-    await stores[3]!.saveConnection('ana', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
+    await stores[3]!.saveConnection('ana', {
+      connectorId: 'github',
+      credentials: { token: 't' },
+      scopes: [],
+    });
     expect((await stores[6]!.load('ana')).connections).toHaveLength(1);
   });
 
@@ -65,15 +80,28 @@ describePostgres('the Postgres store', () => {
     const { url, schema: name } = schema();
     await open(url);
     await adminQuery(name, `INSERT INTO schema_migrations VALUES (999, 'future', 'now')`);
-    await expect(openPostgresStore({ url, secretKey, env: {} })).rejects.toMatchObject({ code: 'store_too_new' });
+    await expect(openPostgresStore({ url, secretKey, env: {} })).rejects.toMatchObject({
+      code: 'store_too_new',
+    });
   });
 
   it('stores credentials sealed, bound to subject and connector, never in plaintext', async () => {
     const { url, schema: name } = schema();
     const store = await open(url);
-    await store.saveConnection('ana', { connectorId: 'github', credentials: { token: 'canary-gh-7f3a' }, scopes: ['repo'] });
-    await store.saveConnection('bo', { connectorId: 'github', credentials: { token: 'bo-token' }, scopes: [] });
-    const dump = await adminQuery<{ text: string }>(name, 'SELECT row_to_json(connections)::text AS text FROM connections');
+    await store.saveConnection('ana', {
+      connectorId: 'github',
+      credentials: { token: 'canary-gh-7f3a' },
+      scopes: ['repo'],
+    });
+    await store.saveConnection('bo', {
+      connectorId: 'github',
+      credentials: { token: 'bo-token' },
+      scopes: [],
+    });
+    const dump = await adminQuery<{ text: string }>(
+      name,
+      'SELECT row_to_json(connections)::text AS text FROM connections',
+    );
     expect(dump.map((row) => row.text).join('\n')).not.toContain('canary-gh-7f3a');
     // A sealed value moved to another subject's row does not decrypt there.
     await adminQuery(
@@ -129,4 +157,3 @@ describePostgres('the Postgres store', () => {
     await store.close();
   });
 });
-

@@ -93,10 +93,10 @@ export class PostgresStore implements PatchbayStore {
     }
     const resolved = found ?? this.resolveKey();
     if (!row) {
-      await this.handle.query('INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
-        keyCheckName,
-        packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName)),
-      ]);
+      await this.handle.query(
+        'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+        [keyCheckName, packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName))],
+      );
       row = (await read())!;
     }
     unseal(resolved.key, unpackSealed(row.value), keyCheckName, resolved.origin);
@@ -131,7 +131,12 @@ export class PostgresStore implements PatchbayStore {
   async load(subject: string): Promise<SubjectState> {
     requireName(subject, 'subject');
     const now = new Date().toISOString();
-    const { rows } = await this.handle.query<{ part: string; connector_id: string; row: ConnectionRow | null; until: string | null }>(
+    const { rows } = await this.handle.query<{
+      part: string;
+      connector_id: string;
+      row: ConnectionRow | null;
+      until: string | null;
+    }>(
       `SELECT 'connection' AS part, connector_id, to_jsonb(connections) AS row, NULL AS until
          FROM connections WHERE subject = $1
        UNION ALL
@@ -150,7 +155,11 @@ export class PostgresStore implements PatchbayStore {
       else {
         const row = fromJsonRow(item.row!);
         const { connectorId, scopes, credentialError, verifiedAt } = summary(row);
-        const connection: StoredConnection = { connectorId, credentials: await this.decrypt(subject, row), scopes };
+        const connection: StoredConnection = {
+          connectorId,
+          credentials: await this.decrypt(subject, row),
+          scopes,
+        };
         if (credentialError !== undefined) connection.credentialError = credentialError;
         if (verifiedAt !== undefined) connection.verifiedAt = verifiedAt;
         connections.push(connection);
@@ -183,7 +192,11 @@ export class PostgresStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connection.connectorId, 'connectorId');
     const { key } = await this.key();
-    const sealed = seal(key, JSON.stringify(connection.credentials), credentialContext(subject, connection.connectorId));
+    const sealed = seal(
+      key,
+      JSON.stringify(connection.credentials),
+      credentialContext(subject, connection.connectorId),
+    );
     const now = new Date().toISOString();
     await this.handle.transaction(async (client) => {
       await client.query(
@@ -214,7 +227,12 @@ export class PostgresStore implements PatchbayStore {
   }
 
   /** Upserts the connection row with the verification error, keeping whatever credentials it had. */
-  async recordFailedVerification(subject: string, connectorId: string, error: string, at?: string): Promise<void> {
+  async recordFailedVerification(
+    subject: string,
+    connectorId: string,
+    error: string,
+    at?: string,
+  ): Promise<void> {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
     const now = new Date().toISOString();
@@ -252,7 +270,10 @@ export class PostgresStore implements PatchbayStore {
   /** Deletes a connection and its rate-limit state in one transaction. */
   async deleteConnection(subject: string, connectorId: string): Promise<boolean> {
     return this.handle.transaction(async (client) => {
-      await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [subject, connectorId]);
+      await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+        subject,
+        connectorId,
+      ]);
       const result = await client.query('DELETE FROM connections WHERE subject = $1 AND connector_id = $2', [
         subject,
         connectorId,
@@ -272,10 +293,10 @@ export class PostgresStore implements PatchbayStore {
 
   /** Removes a disable rule. */
   async enableConnector(connectorId: string, subject?: string): Promise<boolean> {
-    const result = await this.handle.query('DELETE FROM admin_policy WHERE connector_id = $1 AND subject = $2', [
-      connectorId,
-      subject ?? everySubject,
-    ]);
+    const result = await this.handle.query(
+      'DELETE FROM admin_policy WHERE connector_id = $1 AND subject = $2',
+      [connectorId, subject ?? everySubject],
+    );
     return result.rowCount > 0;
   }
 
@@ -293,7 +314,10 @@ export class PostgresStore implements PatchbayStore {
 
   /** Deletes a rate-limit row. */
   async clearRateLimit(subject: string, connectorId: string): Promise<void> {
-    await this.handle.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [subject, connectorId]);
+    await this.handle.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+      subject,
+      connectorId,
+    ]);
   }
 
   /** Saves a JSON checkpoint. */
@@ -308,9 +332,10 @@ export class PostgresStore implements PatchbayStore {
 
   /** Loads a JSON checkpoint. */
   async loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined> {
-    const { rows } = await this.handle.query<{ value: string }>('SELECT value FROM checkpoints WHERE thread_id = $1', [
-      threadId,
-    ]);
+    const { rows } = await this.handle.query<{ value: string }>(
+      'SELECT value FROM checkpoints WHERE thread_id = $1',
+      [threadId],
+    );
     return rows[0] ? (JSON.parse(rows[0].value) as T) : undefined;
   }
 

@@ -36,10 +36,10 @@ export class PostgresThreadStore implements PatchbayThreadStore {
     // Encoding first: a message that cannot be stored aborts the append before anything is written.
     const rows = encodeThreadRows(messages, this.maxMessageChars, appendedAt);
     await this.handle.transaction(async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('patchbay thread ' || $1 || ' ' || $2, 0))", [
-        this.handle.schema,
-        threadId,
-      ]);
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('patchbay thread ' || $1 || ' ' || $2, 0))",
+        [this.handle.schema, threadId],
+      );
       const last = await client.query<{ ordinal: number | null }>(
         'SELECT MAX(ordinal) AS ordinal FROM threads WHERE thread_id = $1',
         [threadId],

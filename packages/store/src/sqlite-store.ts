@@ -1,5 +1,4 @@
 import type { Credentials, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
 import { seal, unseal } from './credential-cipher.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';

@@ -1,7 +1,13 @@
 import type { StatusChange } from '@patchbay/connector';
 
 /** The kinds a store announces, for checking what comes off the wire. */
-const kinds = new Set<StatusChange['kind']>(['connection', 'policy', 'rate_limit', 'invalid_credentials', 'proposal']);
+const kinds = new Set<StatusChange['kind']>([
+  'connection',
+  'policy',
+  'rate_limit',
+  'invalid_credentials',
+  'proposal',
+]);
 
 /** A change as stored or notified (snake_case columns), checked and turned into a {@link StatusChange}. */
 export function toStatusChange(raw: {

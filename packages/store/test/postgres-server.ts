@@ -6,7 +6,8 @@ import { describe } from 'vitest';
  * The test server: `PATCHBAY_TEST_DATABASE_URL`, else the local one every development machine and
  * CI runs (127.0.0.1:5432, trust authentication, database `test`).
  */
-export const postgresUrl = process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const postgresUrl =
+  process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 async function probe(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000 });
