@@ -11,9 +11,12 @@ export async function loadPg(): Promise<PgModule> {
     const loaded = (await import('pg')) as PgModule & { default?: PgModule };
     return loaded.default ?? loaded;
   } catch (error) {
+    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
     throw new PatchbayError(
       'store_error',
-      'A postgres:// database URL needs the "pg" package: pnpm add pg (it is an optional peer dependency of @patchbay/store).',
+      missing
+        ? 'A postgres:// database URL needs the "pg" package: pnpm add pg (it is an optional peer dependency of @patchbay/store).'
+        : `The "pg" package failed to load: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
