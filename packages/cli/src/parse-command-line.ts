@@ -9,6 +9,7 @@ export const globalOptions = {
   user: { type: 'string' },
   home: { type: 'string' },
   config: { type: 'string' },
+  'database-url': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },

@@ -14,6 +14,7 @@ const globalHelp = [
   '  --user <subject>   whose connections to use (default $PATCHBAY_USER or "default")',
   '  --home <dir>       Patchbay home (default $PATCHBAY_HOME or ~/.patchbay)',
   "  --config <file>    patchbay.config.json to use (default: the project's, else <home>/patchbay.config.json)",
+  '  --database-url <u> postgres://… or a SQLite file (default $PATCHBAY_DATABASE_URL or <home>/patchbay.db)',
   '  --json             machine-readable output',
   '  -h, --help         help',
 ];
@@ -85,6 +86,7 @@ export async function runCli(
         home: values.home ? resolve(cwd, values.home as string) : defaultHome(environment),
         json: values.json === true,
         configPath: values.config ? resolve(cwd, values.config as string) : undefined,
+        databaseUrl: values['database-url'] as string | undefined,
         cwd,
         env: environment,
       },
@@ -100,6 +102,6 @@ export async function runCli(
     else streams.stderr.write(`patchbay: ${message}\n`);
     return exitCode;
   } finally {
-    runtime?.close();
+    await runtime?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Connector } from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
 import { openStore, type PatchbayStore } from '@patchbay/store';
@@ -19,6 +20,8 @@ export interface RuntimeSettings {
   home: string;
   json: boolean;
   configPath: string | undefined;
+  /** `--database-url`: a `postgres://` URL or a SQLite file; undefined for `PATCHBAY_DATABASE_URL` or the home's file. */
+  databaseUrl?: string | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -59,10 +62,14 @@ export class CliRuntime {
     this.streams.stderr.write(`${redactString(text, this.secrets)}\n`);
   }
 
-  /** The store under the home, opened once. */
+  /** The store (`--database-url`, `PATCHBAY_DATABASE_URL` or the home's SQLite file), opened once. */
   store(): PatchbayStore {
     const timeout = Number(this.settings.env.PATCHBAY_BUSY_TIMEOUT_MS);
+    const url = this.settings.databaseUrl ?? (this.settings.env.PATCHBAY_DATABASE_URL || undefined);
+    // A database password is a secret like any other: never printed, even in an error.
+    if (url && /^postgres(ql)?:\/\//i.test(url)) this.addSecret(decodeURIComponent(new URL(url).password));
     this.openedStore ??= openStore({
+      ...(url ? { url: /^postgres(ql)?:\/\//i.test(url) ? url : resolve(this.settings.cwd, url) } : {}),
       home: this.settings.home,
       env: this.settings.env,
       ...(Number.isFinite(timeout) && timeout > 0 ? { busyTimeoutMs: timeout } : {}),
@@ -100,8 +107,8 @@ export class CliRuntime {
     throw new CliError('unknown_connector', `Unknown connector "${id}".${didYouMean(id, known)}${installed}`);
   }
 
-  /** Closes what was opened. */
-  close(): void {
-    this.openedStore?.close();
+  /** Closes what was opened (a Postgres pool ends asynchronously). */
+  async close(): Promise<void> {
+    await this.openedStore?.close();
   }
 }

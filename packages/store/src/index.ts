@@ -1,6 +1,7 @@
 export { type Migration, migrate, migrations } from './migrations.js';
-export { defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
+export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
 export {
+  findSecretKey,
   parseSecretKey,
   resolveSecretKey,
   secretKeyEnv,

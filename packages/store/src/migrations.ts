@@ -166,6 +166,55 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 6,
+    name: 'status_changes',
+    // Announcements for watchers in other processes (see sqlite-watcher.ts): triggers write one row
+    // per change in the writing transaction, so every writer announces, whatever code it runs. The
+    // newest 10,000 are kept; a watcher further behind than that refreshes on its polling fallback.
+    sql: `
+      CREATE TABLE status_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        subject TEXT,
+        connector_id TEXT
+      );
+      CREATE TRIGGER status_changes_prune AFTER INSERT ON status_changes
+        BEGIN DELETE FROM status_changes WHERE seq <= NEW.seq - 10000; END;
+      CREATE TRIGGER connections_announce_insert AFTER INSERT ON connections BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES (
+          CASE WHEN NEW.credential_error IS NULL THEN 'connection' ELSE 'invalid_credentials' END,
+          NEW.subject, NEW.connector_id);
+      END;
+      CREATE TRIGGER connections_announce_update AFTER UPDATE ON connections BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES (
+          CASE WHEN NEW.credential_error IS NULL THEN 'connection' ELSE 'invalid_credentials' END,
+          NEW.subject, NEW.connector_id);
+      END;
+      CREATE TRIGGER connections_announce_delete AFTER DELETE ON connections BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('connection', OLD.subject, OLD.connector_id);
+      END;
+      CREATE TRIGGER rate_limits_announce_insert AFTER INSERT ON rate_limits BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('rate_limit', NEW.subject, NEW.connector_id);
+      END;
+      CREATE TRIGGER rate_limits_announce_update AFTER UPDATE ON rate_limits BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('rate_limit', NEW.subject, NEW.connector_id);
+      END;
+      CREATE TRIGGER rate_limits_announce_delete AFTER DELETE ON rate_limits BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('rate_limit', OLD.subject, OLD.connector_id);
+      END;
+      CREATE TRIGGER admin_policy_announce_insert AFTER INSERT ON admin_policy BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('policy', NULLIF(NEW.subject, ''), NEW.connector_id);
+      END;
+      CREATE TRIGGER admin_policy_announce_delete AFTER DELETE ON admin_policy BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('policy', NULLIF(OLD.subject, ''), OLD.connector_id);
+      END;
+      CREATE TRIGGER proposals_announce_decision AFTER UPDATE OF state ON proposals
+        WHEN NEW.state IN ('approved', 'rejected') AND OLD.state IS NOT NEW.state BEGIN
+        INSERT INTO status_changes (kind, subject, connector_id) VALUES ('proposal', NEW.subject, NEW.owner);
+      END;
+    `,
+  },
 ];
 
 /**

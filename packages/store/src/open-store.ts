@@ -1,46 +1,71 @@
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { defaultHome } from './home.js';
 import { migrate } from './migrations.js';
+import { createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
 import { resolveSecretKey } from './secret-key.js';
 import { openDatabase, retryWhileBusy } from './sqlite-database.js';
 import { SqliteHandle } from './sqlite-handle.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { PatchbayStore } from './store.js';
 
+export { defaultHome } from './home.js';
+
+/** Environment variable naming the database: a `postgres://` URL, or a SQLite file path. */
+export const databaseUrlEnv = 'PATCHBAY_DATABASE_URL';
+
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
+  /**
+   * Which database: a `postgres://` (or `postgresql://`) URL opens the Postgres store (needs the
+   * `pg` package), anything else is a SQLite file path. Default `PATCHBAY_DATABASE_URL`, else the
+   * SQLite file `path` or `<home>/patchbay.db`.
+   */
+  url?: string;
   /** Patchbay home directory; default `PATCHBAY_HOME` or `~/.patchbay`. */
   home?: string;
-  /** Database file; default `<home>/patchbay.db`. */
+  /** SQLite database file; default `<home>/patchbay.db`. */
   path?: string;
   /** 32-byte key (raw, base64 or hex); default `PATCHBAY_SECRET_KEY` or `<home>/secret.key`. */
   secretKey?: string | Uint8Array;
-  /** How long a writer waits for another process's lock before `store_locked`; default 5000 ms. */
+  /** SQLite: how long a writer waits for another process's lock before `store_locked`; default 5000 ms. */
   busyTimeoutMs?: number;
+  /** SQLite: how often a subscribed store checks for commits of other connections; default 20 ms. */
+  watchIntervalMs?: number;
+  /** Postgres: most pooled connections of this process; default 10. */
+  poolSize?: number;
   /**
    * Longest thread message row, in characters of JSON (default 1,000,000). A tool message over it
    * has its results cut with a note of their full size; other messages over it are refused.
    */
   maxThreadMessageChars?: number;
-  /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` from; default `process.env`. */
+  /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` / `PATCHBAY_DATABASE_URL` from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
-/** The Patchbay home: `PATCHBAY_HOME` or `~/.patchbay`. */
-export function defaultHome(environment: NodeJS.ProcessEnv = process.env): string {
-  const fromEnvironment = environment.PATCHBAY_HOME;
-  return fromEnvironment ? resolve(fromEnvironment) : join(homedir(), '.patchbay');
-}
-
 /**
- * Opens (creating and migrating if needed) the embedded SQLite store. Safe to open from several
- * processes at once. The secret key is resolved lazily, on the first credential read or write.
+ * Opens the store: SQLite by default (created and migrated at once, safe to open from several
+ * processes), or Postgres for a `postgres://` URL (connected and migrated in the background; the
+ * first operation waits for it and reports its failure). The secret key is resolved lazily, on the
+ * first credential read or write.
  */
 export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
   const environment = options.env ?? process.env;
   const home = options.home ? resolve(options.home) : defaultHome(environment);
-  const path = options.path ? resolve(options.path) : join(home, 'patchbay.db');
+  const url = options.url ?? (options.path ? undefined : environment[databaseUrlEnv] || undefined);
+  if (url !== undefined && isPostgresUrl(url)) {
+    return createPostgresStore({
+      url,
+      home,
+      env: environment,
+      ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
+      ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      ...(options.maxThreadMessageChars !== undefined
+        ? { maxThreadMessageChars: options.maxThreadMessageChars }
+        : {}),
+    });
+  }
+  const path = resolve(url ?? options.path ?? join(home, 'patchbay.db'));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const database = openDatabase(path, busyTimeoutMs);
@@ -53,5 +78,6 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
   }
   return new SqliteStore(handle, () => resolveSecretKey(home, options.secretKey, environment), {
     maxThreadMessageChars: options.maxThreadMessageChars,
+    watchIntervalMs: options.watchIntervalMs,
   });
 }

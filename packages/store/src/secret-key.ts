@@ -45,6 +45,26 @@ export function resolveSecretKey(
   explicit: string | Uint8Array | undefined,
   environment: NodeJS.ProcessEnv = process.env,
 ): ResolvedSecretKey {
+  const found = findSecretKey(home, explicit, environment);
+  if (found) return found;
+  const file = join(home, secretKeyFileName);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${randomBytes(secretKeyLength).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    // The umask may have widened the mode; the key must be readable by its owner only.
+    chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+}
+
+/** The configured key (explicit, environment or an existing key file), or undefined: never creates one. */
+export function findSecretKey(
+  home: string,
+  explicit: string | Uint8Array | undefined,
+  environment: NodeJS.ProcessEnv = process.env,
+): ResolvedSecretKey | undefined {
   if (explicit !== undefined) {
     if (typeof explicit === 'string')
       return { key: parseSecretKey(explicit, 'the secretKey option'), origin: 'the secretKey option' };
@@ -63,15 +83,7 @@ export function resolveSecretKey(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, `${randomBytes(secretKeyLength).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    // The umask may have widened the mode; the key must be readable by its owner only.
-    chmodSync(file, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+  return undefined;
 }
 
 /** HKDF `info` of the proposal MAC subkey: a purpose of its own, so the key never doubles as the cipher key. */

@@ -1,46 +1,8 @@
 import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
+import { type ProposalRow, proposalColumns, proposalValues, toProposal } from './proposal-rows.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
-
-interface ProposalRow {
-  id: string;
-  subject: string;
-  tool: string;
-  args: string;
-  args_hash: string;
-  created_at: string;
-  state: string;
-  decided_at: string | null;
-  decided_by: string | null;
-  reason: string | null;
-  correlation_id: string | null;
-  definition_hash: string | null;
-  owner: string | null;
-  mac: string | null;
-  approval_mac: string | null;
-}
-
-function toProposal(row: ProposalRow): Proposal {
-  const proposal: Proposal = {
-    id: row.id,
-    subject: row.subject,
-    tool: row.tool,
-    args: JSON.parse(row.args),
-    argsHash: row.args_hash,
-    createdAt: row.created_at,
-    state: row.state as ProposalState,
-  };
-  if (row.decided_at !== null) proposal.decidedAt = row.decided_at;
-  if (row.decided_by !== null) proposal.decidedBy = row.decided_by;
-  if (row.reason !== null) proposal.reason = row.reason;
-  if (row.correlation_id !== null) proposal.correlationId = row.correlation_id;
-  if (row.definition_hash !== null) proposal.definitionHash = row.definition_hash;
-  if (row.owner !== null) proposal.owner = row.owner;
-  if (row.mac !== null) proposal.mac = row.mac;
-  if (row.approval_mac !== null) proposal.approvalMac = row.approval_mac;
-  return proposal;
-}
 
 /**
  * Proposals in SQLite; `transition` is one conditional UPDATE under the write lock. The MAC key is
@@ -66,27 +28,9 @@ export class SqliteProposalStore implements ProposalStore {
       if (existing) throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
       database
         .prepare(
-          `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, decided_at, decided_by, reason,
-             correlation_id, definition_hash, owner, mac, approval_mac)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (${proposalColumns.join(', ')}) VALUES (${proposalColumns.map(() => '?').join(', ')})`,
         )
-        .run(
-          proposal.id,
-          proposal.subject,
-          proposal.tool,
-          JSON.stringify(proposal.args ?? null),
-          proposal.argsHash,
-          proposal.createdAt,
-          proposal.state,
-          proposal.decidedAt ?? null,
-          proposal.decidedBy ?? null,
-          proposal.reason ?? null,
-          proposal.correlationId ?? null,
-          proposal.definitionHash ?? null,
-          proposal.owner ?? null,
-          proposal.mac ?? null,
-          proposal.approvalMac ?? null,
-        );
+        .run(...proposalValues(proposal));
     });
   }
 

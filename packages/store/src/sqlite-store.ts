@@ -1,5 +1,4 @@
-import type { Credentials, StoredConnection, SubjectState } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
+import type { Credentials, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector';
 import { seal, unseal } from './credential-cipher.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
@@ -8,45 +7,21 @@ import type { SqliteHandle } from './sqlite-handle.js';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { SqliteProposalStore } from './sqlite-proposal-store.js';
 import { SqliteThreadStore } from './sqlite-thread-store.js';
+import { SqliteWatcher } from './sqlite-watcher.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
-
-/** Stored in `admin_policy.subject` for rules that apply to every subject. */
-const everySubject = '';
-const keyCheckName = 'key_check';
-const keyCheckPlaintext = 'patchbay-secret-key-check';
-
-interface ConnectionRow {
-  connector_id: string;
-  credentials_ciphertext: Uint8Array | null;
-  credentials_iv: Uint8Array | null;
-  credentials_tag: Uint8Array | null;
-  scopes: string;
-  identity: string | null;
-  credential_error: string | null;
-  verified_at: string | null;
-}
-
-function summary(row: ConnectionRow): ConnectionSummary {
-  const result: ConnectionSummary = {
-    connectorId: row.connector_id,
-    hasCredentials: row.credentials_ciphertext !== null,
-    scopes: JSON.parse(row.scopes) as string[],
-  };
-  if (row.identity !== null) result.identity = row.identity;
-  if (row.credential_error !== null) result.credentialError = row.credential_error;
-  if (row.verified_at !== null) result.verifiedAt = row.verified_at;
-  return result;
-}
-
-function requireName(value: string, what: string): void {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new PatchbayError('invalid_arguments', `${what} must be a non-empty string.`);
-  }
-}
-
-/** Additional authenticated data binding a credential row to its subject and connector. */
-const credentialContext = (subject: string, connectorId: string) =>
-  `patchbay:credentials:${JSON.stringify([subject, connectorId])}`;
+import {
+  type ConnectionRow,
+  checkpointJson,
+  credentialContext,
+  everySubject,
+  keyCheckName,
+  keyCheckPlaintext,
+  normaliseUntil,
+  packSealed,
+  requireName,
+  summary,
+  unpackSealed,
+} from './store-rows.js';
 
 /** The embedded SQLite implementation of {@link PatchbayStore}. */
 export class SqliteStore implements PatchbayStore {
@@ -56,12 +31,14 @@ export class SqliteStore implements PatchbayStore {
   readonly memory: SqliteMemoryStore;
   private secretKey: ResolvedSecretKey | undefined;
   private proposalKey: Buffer | undefined;
+  private readonly watcher: SqliteWatcher;
 
   constructor(
     private readonly handle: SqliteHandle,
     private readonly keyResolver: () => ResolvedSecretKey,
-    options: { maxThreadMessageChars?: number | undefined } = {},
+    options: { maxThreadMessageChars?: number | undefined; watchIntervalMs?: number | undefined } = {},
   ) {
+    this.watcher = new SqliteWatcher(handle.path, options.watchIntervalMs);
     this.proposals = new SqliteProposalStore(handle, () => {
       this.proposalKey ??= deriveProposalKey(this.key().key);
       return this.proposalKey;
@@ -91,21 +68,14 @@ export class SqliteStore implements PatchbayStore {
       let row = read();
       if (!row) {
         immediateTransaction(database, () => {
-          const sealed = seal(resolved.key, keyCheckPlaintext, keyCheckName);
-          const value = Buffer.concat([sealed.iv, sealed.tag, sealed.ciphertext]);
+          const value = packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName));
           database
             .prepare('INSERT OR IGNORE INTO store_meta (key, value) VALUES (?, ?)')
             .run(keyCheckName, value);
         });
         row = read()!;
       }
-      const value = Buffer.from(row.value);
-      const sealed = {
-        iv: value.subarray(0, 12),
-        tag: value.subarray(12, 28),
-        ciphertext: value.subarray(28),
-      };
-      unseal(resolved.key, sealed, keyCheckName, resolved.origin);
+      unseal(resolved.key, unpackSealed(row.value), keyCheckName, resolved.origin);
     });
     this.secretKey = resolved;
     return resolved;
@@ -122,6 +92,14 @@ export class SqliteStore implements PatchbayStore {
       origin,
     );
     return JSON.parse(plaintext) as Credentials;
+  }
+
+  /**
+   * Calls `listener` after every committed change, from this process or another: triggers record
+   * each change in the writing transaction, and a poll of `PRAGMA data_version` notices the commit.
+   */
+  subscribe(listener: (change: StatusChange) => void): () => void {
+    return this.watcher.subscribe(listener);
   }
 
   /** Reads connections, admin policy and live rate limits in one read transaction. */
@@ -163,15 +141,14 @@ export class SqliteStore implements PatchbayStore {
   async markRateLimited(subject: string, connectorId: string, until: string): Promise<void> {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
-    const time = Date.parse(until);
-    if (Number.isNaN(time)) throw new PatchbayError('invalid_arguments', `"${until}" is not an ISO time.`);
+    const normalised = normaliseUntil(until);
     this.handle.guard((database) =>
       database
         .prepare(
           `INSERT INTO rate_limits (subject, connector_id, until) VALUES (?, ?, ?)
            ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
         )
-        .run(subject, connectorId, new Date(time).toISOString()),
+        .run(subject, connectorId, normalised),
     );
   }
 
@@ -343,9 +320,7 @@ export class SqliteStore implements PatchbayStore {
   /** Saves a JSON checkpoint. */
   async saveCheckpoint(threadId: string, value: unknown): Promise<void> {
     requireName(threadId, 'threadId');
-    const json = JSON.stringify(value);
-    if (json === undefined)
-      throw new PatchbayError('invalid_arguments', 'A checkpoint must be a JSON value.');
+    const json = checkpointJson(value);
     this.handle.guard((database) =>
       database
         .prepare(
@@ -376,6 +351,7 @@ export class SqliteStore implements PatchbayStore {
 
   /** Closes the database. */
   close(): void {
+    this.watcher.close();
     if (this.handle.database.isOpen) this.handle.database.close();
   }
 }

@@ -7,7 +7,9 @@ import {
   describeProposalStoreContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
+  describeWatchableStatusSourceContract,
 } from '@patchbay/testing';
+import { proposalWriter } from '../test/status-writer.js';
 import { openStore } from './open-store.js';
 import type { PatchbayStore } from './store.js';
 
@@ -69,4 +71,9 @@ describeAuditSinkContract('SQLite', async () => {
     entries: async () => (await store.audit.list({ limit: 10_000 })).map((record) => record.entry),
     close,
   };
+});
+
+describeWatchableStatusSourceContract('SQLite', async () => {
+  const { store, reopen, close } = await sqliteStore();
+  return { source: store, writer: proposalWriter(reopen()), close };
 });

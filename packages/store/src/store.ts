@@ -4,8 +4,8 @@ import type {
   Credentials,
   MemoryStore,
   ProposalStore,
-  StatusSource,
   ThreadStore,
+  WatchableStatusSource,
 } from '@patchbay/connector';
 
 /** A connection as listed (no credentials: listing never decrypts). */
@@ -76,12 +76,13 @@ export interface PatchbayThreadStore extends ThreadStore {
 }
 
 /**
- * Everything Patchbay persists, behind one interface so the embedded SQLite store and a future
- * Postgres store are interchangeable. It is a {@link StatusSource} and a {@link Checkpointer};
- * `proposals` is a {@link ProposalStore}, `threads` a {@link ThreadStore} and `audit` an {@link AuditSink}.
+ * Everything Patchbay persists, behind one interface so the embedded SQLite store and the Postgres
+ * store are interchangeable. It is a {@link WatchableStatusSource} (it announces every change to
+ * every process) and a {@link Checkpointer}; `proposals` is a {@link ProposalStore}, `threads` a
+ * {@link ThreadStore} and `audit` an {@link AuditSink}.
  */
-export interface PatchbayStore extends StatusSource, Checkpointer {
-  /** Where the data lives (a file path for SQLite). */
+export interface PatchbayStore extends WatchableStatusSource, Checkpointer {
+  /** Where the data lives: a file path for SQLite, the URL without its password for Postgres. */
   readonly location: string;
   /** Proposals awaiting or past approval; every transition is a compare-and-set. */
   readonly proposals: ProposalStore;
@@ -122,6 +123,9 @@ export interface PatchbayStore extends StatusSource, Checkpointer {
   /** Forgets a rate limit before it runs out (e.g. after a successful call). */
   clearRateLimit(subject: string, connectorId: string): Promise<void>;
 
-  /** Releases the database handle. */
-  close(): void;
+  /**
+   * Releases the database handles. SQLite closes at once; Postgres returns a promise that settles
+   * when every connection has ended (a process may exit without awaiting it).
+   */
+  close(): void | Promise<void>;
 }

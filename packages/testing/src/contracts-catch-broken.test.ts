@@ -90,3 +90,18 @@ describe('the AuditSink contract catches', () => {
     expect(passed).toBe(4);
   });
 });
+
+describe('the WatchableStatusSource contract', () => {
+  it('passes on a correct in-memory implementation', () => {
+    const { failed, passed, skipped } = outcome('watchable-reference.fixture.ts');
+    expect(failed).toEqual([]);
+    expect(skipped).toBe(0);
+    expect(passed).toBe(6);
+  });
+
+  it('catches a source that announces only the writes of its own handle', () => {
+    const { failed, passed } = outcome('watchable-hears-own-writes-only.fixture.ts');
+    expect(failed.length).toBe(6);
+    expect(passed).toBe(0);
+  });
+});

@@ -19,11 +19,14 @@ export {
   describeProposalStoreContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
+  describeWatchableStatusSourceContract,
   type HarnessLifecycle,
   type MemoryStoreHarness,
   type ProposalStoreHarness,
   type StatusSourceHarness,
+  type StatusWriter,
   type ThreadStoreHarness,
+  type WatchableStatusSourceHarness,
 } from './contracts/index.js';
 export {
   createFixtureConnector,

@@ -5,3 +5,8 @@ export { describeMemoryStoreContract, type MemoryStoreHarness } from './memory-s
 export { describeProposalStoreContract, type ProposalStoreHarness } from './proposal-store-contract.js';
 export { describeStatusSourceContract, type StatusSourceHarness } from './status-source-contract.js';
 export { describeThreadStoreContract, type ThreadStoreHarness } from './thread-store-contract.js';
+export {
+  describeWatchableStatusSourceContract,
+  type StatusWriter,
+  type WatchableStatusSourceHarness,
+} from './watchable-status-source-contract.js';

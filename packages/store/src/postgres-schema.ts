@@ -1,0 +1,144 @@
+import type { Migration } from './migrations.js';
+
+/** The NOTIFY channel every Patchbay schema announces on; the payload names the schema. */
+export const statusChannel = 'patchbay_status';
+
+/**
+ * The Postgres schema as ordered steps, in one place (the SQLite steps are in migrations.ts). The
+ * tables and column names are SQLite's, so the row mappers (store-rows.ts, proposal-rows.ts) serve
+ * both; times stay ISO text so what goes in comes back byte for byte. A column added on SQLite is
+ * added here as a new step too. Steps run inside one transaction (Postgres DDL is transactional)
+ * under an advisory lock, so several processes starting at once apply each step once.
+ */
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE store_meta (
+        key TEXT PRIMARY KEY,
+        value BYTEA NOT NULL
+      );
+      CREATE TABLE connections (
+        subject TEXT NOT NULL,
+        connector_id TEXT NOT NULL,
+        credentials_ciphertext BYTEA,
+        credentials_iv BYTEA,
+        credentials_tag BYTEA,
+        scopes TEXT NOT NULL DEFAULT '[]',
+        identity TEXT,
+        credential_error TEXT,
+        verified_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (subject, connector_id)
+      );
+      CREATE TABLE admin_policy (
+        connector_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (connector_id, subject)
+      );
+      CREATE TABLE rate_limits (
+        subject TEXT NOT NULL,
+        connector_id TEXT NOT NULL,
+        until TEXT NOT NULL,
+        PRIMARY KEY (subject, connector_id)
+      );
+      CREATE TABLE proposals (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        state TEXT NOT NULL,
+        decided_at TEXT,
+        decided_by TEXT,
+        reason TEXT,
+        correlation_id TEXT,
+        definition_hash TEXT,
+        owner TEXT,
+        mac TEXT,
+        approval_mac TEXT
+      );
+      CREATE INDEX proposals_by_subject_state ON proposals (subject, state, created_at);
+      CREATE TABLE checkpoints (
+        thread_id TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE threads (
+        thread_id TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        sent_at TEXT NOT NULL,
+        appended_at TEXT NOT NULL,
+        format TEXT NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (thread_id, ordinal)
+      );
+
+      -- The audit log is append-only in the database itself: UPDATE, DELETE and TRUNCATE raise,
+      -- whoever runs them (a REVOKE would not bind the table's owner, which the app usually is).
+      CREATE SEQUENCE audit_seq;
+      CREATE TABLE audit (
+        seq BIGINT PRIMARY KEY,
+        at TEXT NOT NULL,
+        entry TEXT NOT NULL
+      );
+      CREATE FUNCTION audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'audit is append-only' USING ERRCODE = 'insufficient_privilege'; END $$;
+      CREATE TRIGGER audit_no_update BEFORE UPDATE OR DELETE ON audit
+        FOR EACH ROW EXECUTE FUNCTION audit_append_only();
+      CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON audit
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only();
+      -- Sequence numbers in commit order: the number is drawn under a lock held to commit, so a
+      -- reader paging with afterSeq never passes a row that commits later with a smaller number.
+      CREATE FUNCTION audit_number() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_advisory_xact_lock(hashtextextended('patchbay audit ' || TG_TABLE_SCHEMA, 0));
+          NEW.seq := nextval(format('%I.audit_seq', TG_TABLE_SCHEMA));
+          RETURN NEW;
+        END $$;
+      CREATE TRIGGER audit_number BEFORE INSERT ON audit FOR EACH ROW EXECUTE FUNCTION audit_number();
+
+      -- Announcements: NOTIFY is sent at commit of the writing transaction, never for a rolled-back
+      -- write, and by every writer whatever code it runs. A payload over Postgres's 8000-byte limit
+      -- would fail the write, so an oversized subject is left out (readers then refresh everyone).
+      CREATE FUNCTION announce_status_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+          item jsonb;
+          kind text;
+          payload text;
+        BEGIN
+          -- As JSON, so one function reads every table's columns without naming a missing field.
+          IF TG_OP = 'DELETE' THEN item := to_jsonb(OLD); ELSE item := to_jsonb(NEW); END IF;
+          kind := CASE TG_TABLE_NAME
+            WHEN 'connections' THEN
+              CASE WHEN TG_OP <> 'DELETE' AND item->>'credential_error' IS NOT NULL
+                THEN 'invalid_credentials' ELSE 'connection' END
+            WHEN 'rate_limits' THEN 'rate_limit'
+            WHEN 'admin_policy' THEN 'policy'
+            ELSE 'proposal' END;
+          payload := json_build_object('schema', TG_TABLE_SCHEMA, 'kind', kind,
+            'subject', NULLIF(item->>'subject', ''),
+            'connector_id', COALESCE(item->>'connector_id', item->>'owner'))::text;
+          IF octet_length(payload) > 7900 THEN
+            payload := json_build_object('schema', TG_TABLE_SCHEMA, 'kind', kind)::text;
+          END IF;
+          PERFORM pg_notify('${statusChannel}', payload);
+          RETURN NULL;
+        END $$;
+      CREATE TRIGGER connections_announce AFTER INSERT OR UPDATE OR DELETE ON connections
+        FOR EACH ROW EXECUTE FUNCTION announce_status_change();
+      CREATE TRIGGER rate_limits_announce AFTER INSERT OR UPDATE OR DELETE ON rate_limits
+        FOR EACH ROW EXECUTE FUNCTION announce_status_change();
+      CREATE TRIGGER admin_policy_announce AFTER INSERT OR DELETE ON admin_policy
+        FOR EACH ROW EXECUTE FUNCTION announce_status_change();
+      CREATE TRIGGER proposals_announce_decision AFTER UPDATE OF state ON proposals
+        FOR EACH ROW WHEN (NEW.state IN ('approved', 'rejected') AND OLD.state IS DISTINCT FROM NEW.state)
+        EXECUTE FUNCTION announce_status_change();
+    `,
+  },
+];

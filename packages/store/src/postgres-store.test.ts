@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { adminQuery, describePostgres, freshSchema, postgresUrl } from '../test/postgres-server.js';
+import { openPostgresStore } from './open-postgres-store.js';
+import { openStore } from './open-store.js';
+import { postgresMigrations } from './postgres-schema.js';
+
+const secretKey = Buffer.alloc(32, 9).toString('base64');
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function schema() {
+  const fresh = freshSchema('store');
+  cleanups.push(fresh.drop);
+  return fresh;
+}
+
+async function open(
+  url: string,
+  options: { secretKey?: string; home?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'patchbay-pg-'));
+  const store = await openPostgresStore({
+    url,
+    home,
+    env: options.env ?? {},
+    secretKey: options.secretKey ?? secretKey,
+  });
+  cleanups.push(async () => {
+    await store.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+  return store;
+}
+
+describePostgres('the Postgres store', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE of the audit log in the database itself', async () => {
+    const { url, schema: name } = schema();
+    const store = await open(url);
+    await store.audit.append({ event: 'approved', proposal: 'prop_1' });
+    await store.audit.append({ event: 'rejected', proposal: 'prop_2' });
+    // Straight to the server, bypassing the store: the guard is the table's, not the code's.
+    await expect(adminQuery(name, `UPDATE audit SET entry = '{}'`)).rejects.toThrow(/append-only/);
+    await expect(adminQuery(name, 'DELETE FROM audit')).rejects.toThrow(/append-only/);
+    await expect(adminQuery(name, 'TRUNCATE audit')).rejects.toThrow(/append-only/);
+    const entries = (await store.audit.list()).map((record) => record.entry.event);
+    expect(entries).toEqual(['approved', 'rejected']);
+  });
+
+  it('numbers audit rows in commit order, with no gaps under concurrent appends', async () => {
+    const { url } = schema();
+    const store = await open(url);
+    await Promise.all(Array.from({ length: 40 }, (_, index) => store.audit.append({ index })));
+    const seqs = (await store.audit.list({ limit: 100 })).map((record) => record.seq);
+    expect(seqs).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+  });
+
+  it('migrates once when eight openers start on a fresh schema at the same moment', async () => {
+    const { url, schema: name } = schema();
+    const stores = await Promise.all(Array.from({ length: 8 }, () => open(url)));
+    const applied = await adminQuery<{ version: number }>(
+      name,
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(applied.map((row) => row.version)).toEqual(postgresMigrations.map((step) => step.version));
+    await stores[3]!.saveConnection('ana', {
+      connectorId: 'github',
+      credentials: { token: 't' },
+      scopes: [],
+    });
+    expect((await stores[6]!.load('ana')).connections).toHaveLength(1);
+  });
+
+  it('refuses a schema newer than this Patchbay with store_too_new', async () => {
+    const { url, schema: name } = schema();
+    await open(url);
+    await adminQuery(name, `INSERT INTO schema_migrations VALUES (999, 'future', 'now')`);
+    await expect(openPostgresStore({ url, secretKey, env: {} })).rejects.toMatchObject({
+      code: 'store_too_new',
+    });
+  });
+
+  it('stores credentials sealed, bound to subject and connector, never in plaintext', async () => {
+    const { url, schema: name } = schema();
+    const store = await open(url);
+    await store.saveConnection('ana', {
+      connectorId: 'github',
+      credentials: { token: 'canary-gh-7f3a' },
+      scopes: ['repo'],
+    });
+    await store.saveConnection('bo', {
+      connectorId: 'github',
+      credentials: { token: 'bo-token' },
+      scopes: [],
+    });
+    const dump = await adminQuery<{ text: string }>(
+      name,
+      'SELECT row_to_json(connections)::text AS text FROM connections',
+    );
+    expect(dump.map((row) => row.text).join('\n')).not.toContain('canary-gh-7f3a');
+    // A sealed value moved to another subject's row does not decrypt there.
+    await adminQuery(
+      name,
+      `UPDATE connections SET (credentials_ciphertext, credentials_iv, credentials_tag) =
+         (SELECT credentials_ciphertext, credentials_iv, credentials_tag FROM connections WHERE subject = 'ana')
+       WHERE subject = 'bo'`,
+    );
+    await expect(store.load('bo')).rejects.toMatchObject({ code: 'wrong_secret_key' });
+  });
+
+  it('fails with wrong_secret_key for another key, and tells a machine without a key to share it', async () => {
+    const { url } = schema();
+    const first = await open(url);
+    await first.saveConnection('ana', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
+    const other = await open(url, { secretKey: Buffer.alloc(32, 1).toString('base64') });
+    await expect(other.load('ana')).rejects.toMatchObject({ code: 'wrong_secret_key' });
+    const home = mkdtempSync(join(tmpdir(), 'patchbay-pg-nokey-'));
+    const keyless = await openPostgresStore({ url, home, env: {} });
+    cleanups.push(async () => {
+      await keyless.close();
+      rmSync(home, { recursive: true, force: true });
+    });
+    const failure = await keyless.load('ana').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'wrong_secret_key' });
+    expect(String((failure as Error).message)).toContain('PATCHBAY_SECRET_KEY');
+  });
+
+  it('is what openStore opens for a postgres:// URL, given or from PATCHBAY_DATABASE_URL', async () => {
+    const { url } = schema();
+    const home = mkdtempSync(join(tmpdir(), 'patchbay-pg-open-'));
+    const fromOption = openStore({ url, home, secretKey, env: {} });
+    const fromEnvironment = openStore({ home, secretKey, env: { PATCHBAY_DATABASE_URL: url } });
+    cleanups.push(async () => {
+      await fromOption.close();
+      await fromEnvironment.close();
+      rmSync(home, { recursive: true, force: true });
+    });
+    await fromOption.saveConnection('ana', { connectorId: 'slack', credentials: { token: 'x' }, scopes: [] });
+    expect((await fromEnvironment.listConnections('ana')).map((item) => item.connectorId)).toEqual(['slack']);
+    expect(fromOption.location).toContain('postgres://');
+  });
+
+  it('never shows the URL password in its location or errors', async () => {
+    const url = new URL(postgresUrl);
+    url.password = 'hunter2-secret';
+    url.port = '1'; // nothing listens there
+    const store = openStore({ url: url.toString(), secretKey, env: {} });
+    const failure = await store.load('ana').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'store_error' });
+    expect(String((failure as Error).message)).not.toContain('hunter2-secret');
+    expect(store.location).not.toContain('hunter2-secret');
+    await store.close();
+  });
+});

@@ -1,0 +1,364 @@
+import type { Credentials, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector';
+import { PatchbayError } from '@patchbay/envelope';
+import { seal, unseal } from './credential-cipher.js';
+import { PostgresAuditLog } from './postgres-audit-log.js';
+import type { PostgresHandle } from './postgres-handle.js';
+import { PostgresProposalStore } from './postgres-proposal-store.js';
+import { PostgresThreadStore } from './postgres-thread-store.js';
+import type { PostgresWatcher } from './postgres-watcher.js';
+import { deriveProposalKey, findSecretKey, type ResolvedSecretKey, resolveSecretKey } from './secret-key.js';
+import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
+import {
+  type ConnectionRow,
+  checkpointJson,
+  credentialContext,
+  everySubject,
+  keyCheckName,
+  keyCheckPlaintext,
+  normaliseUntil,
+  packSealed,
+  requireName,
+  summary,
+  unpackSealed,
+} from './store-rows.js';
+
+/** Where the Postgres store finds its secret key: as for SQLite, explicit, environment or home file. */
+export interface PostgresKeySource {
+  home: string;
+  secretKey: string | Uint8Array | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The Postgres implementation of {@link PatchbayStore}: the same tables, encryption, MACs and
+ * announcements as SQLite, for many processes and machines on one server. Writes announce
+ * themselves through triggers that NOTIFY at commit; `subscribe` LISTENs on one extra connection.
+ */
+export class PostgresStore implements PatchbayStore {
+  readonly proposals: PostgresProposalStore;
+  readonly audit: PostgresAuditLog;
+  readonly threads: PostgresThreadStore;
+  private secretKey: ResolvedSecretKey | undefined;
+  private proposalKey: Buffer | undefined;
+
+  constructor(
+    private readonly handle: PostgresHandle,
+    private readonly keys: PostgresKeySource,
+    private readonly watcher: PostgresWatcher,
+    options: { maxThreadMessageChars?: number | undefined } = {},
+  ) {
+    this.proposals = new PostgresProposalStore(handle, () => {
+      this.proposalKey ??= deriveProposalKey(this.secretKey?.key ?? this.resolveKey().key);
+      return this.proposalKey;
+    });
+    this.audit = new PostgresAuditLog(handle);
+    this.threads = new PostgresThreadStore(handle, options.maxThreadMessageChars);
+  }
+
+  /** The database URL without its password, and the schema. */
+  get location(): string {
+    return `${this.handle.location} (schema ${this.handle.schema})`;
+  }
+
+  /** Resolves once connected and migrated; rejects with the reason it could not be. */
+  async ready(): Promise<this> {
+    await this.handle.pool();
+    return this;
+  }
+
+  private resolveKey(): ResolvedSecretKey {
+    return resolveSecretKey(this.keys.home, this.keys.secretKey, this.keys.env);
+  }
+
+  /**
+   * The key, checked against the value sealed with the first key this database saw. A machine
+   * with no key configured joining a database that has one is told to share the key, rather than
+   * getting a fresh key file that can decrypt nothing.
+   */
+  private async key(): Promise<ResolvedSecretKey> {
+    if (this.secretKey) return this.secretKey;
+    const read = async () =>
+      (
+        await this.handle.query<{ value: Uint8Array }>('SELECT value FROM store_meta WHERE key = $1', [
+          keyCheckName,
+        ])
+      ).rows[0];
+    let row = await read();
+    const found = findSecretKey(this.keys.home, this.keys.secretKey, this.keys.env);
+    if (!found && row) {
+      throw new PatchbayError(
+        'wrong_secret_key',
+        `No secret key is configured on this machine, and ${this.handle.location} already holds credentials sealed with one. Set PATCHBAY_SECRET_KEY to the key the other instances use.`,
+      );
+    }
+    const resolved = found ?? this.resolveKey();
+    if (!row) {
+      await this.handle.query(
+        'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+        [keyCheckName, packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName))],
+      );
+      row = (await read())!;
+    }
+    unseal(resolved.key, unpackSealed(row.value), keyCheckName, resolved.origin);
+    this.secretKey = resolved;
+    return resolved;
+  }
+
+  private async decrypt(subject: string, row: ConnectionRow): Promise<Credentials> {
+    if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
+      return {};
+    const { key, origin } = await this.key();
+    const plaintext = unseal(
+      key,
+      { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
+      credentialContext(subject, row.connector_id),
+      origin,
+    );
+    return JSON.parse(plaintext) as Credentials;
+  }
+
+  /** Calls `listener` after every committed change, from any process on this database and schema. */
+  subscribe(listener: (change: StatusChange) => void): () => void {
+    return this.watcher.subscribe(listener);
+  }
+
+  /** Resolves once every subscription so far is listening (a LISTEN in place); at once without one. */
+  listening(): Promise<void> {
+    return this.watcher.ready();
+  }
+
+  /** Connections, admin policy and live rate limits in one statement, so they are one snapshot. */
+  async load(subject: string): Promise<SubjectState> {
+    requireName(subject, 'subject');
+    const now = new Date().toISOString();
+    const { rows } = await this.handle.query<{
+      part: string;
+      connector_id: string;
+      row: ConnectionRow | null;
+      until: string | null;
+    }>(
+      `SELECT 'connection' AS part, connector_id, to_jsonb(connections) AS row, NULL AS until
+         FROM connections WHERE subject = $1
+       UNION ALL
+       SELECT DISTINCT 'disabled', connector_id, NULL::jsonb, NULL FROM admin_policy WHERE subject IN ($1, $2)
+       UNION ALL
+       SELECT 'limit', connector_id, NULL::jsonb, until FROM rate_limits WHERE subject = $1 AND until > $3
+       ORDER BY part, connector_id`,
+      [subject, everySubject, now],
+    );
+    const connections: StoredConnection[] = [];
+    const disabledConnectorIds: string[] = [];
+    const rateLimitedUntil: Record<string, string> = {};
+    for (const item of rows) {
+      if (item.part === 'disabled') disabledConnectorIds.push(item.connector_id);
+      else if (item.part === 'limit') rateLimitedUntil[item.connector_id] = item.until!;
+      else {
+        const row = fromJsonRow(item.row!);
+        const { connectorId, scopes, credentialError, verifiedAt } = summary(row);
+        const connection: StoredConnection = {
+          connectorId,
+          credentials: await this.decrypt(subject, row),
+          scopes,
+        };
+        if (credentialError !== undefined) connection.credentialError = credentialError;
+        if (verifiedAt !== undefined) connection.verifiedAt = verifiedAt;
+        connections.push(connection);
+      }
+    }
+    return { connections, disabledConnectorIds, rateLimitedUntil };
+  }
+
+  /** Records a rate limit until an ISO time (normalised to UTC). */
+  async markRateLimited(subject: string, connectorId: string, until: string): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connectorId, 'connectorId');
+    await this.handle.query(
+      `INSERT INTO rate_limits (subject, connector_id, until) VALUES ($1, $2, $3)
+       ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
+      [subject, connectorId, normaliseUntil(until)],
+    );
+  }
+
+  /** Marks an existing connection invalid; without a stored connection there is nothing to mark. */
+  async markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void> {
+    await this.handle.query(
+      'UPDATE connections SET credential_error = $1, updated_at = $2 WHERE subject = $3 AND connector_id = $4',
+      [error, new Date().toISOString(), subject, connectorId],
+    );
+  }
+
+  /** Encrypts and stores a verified connection, clearing its rate limit in the same transaction. */
+  async saveConnection(subject: string, connection: SaveConnectionInput): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connection.connectorId, 'connectorId');
+    const { key } = await this.key();
+    const sealed = seal(
+      key,
+      JSON.stringify(connection.credentials),
+      credentialContext(subject, connection.connectorId),
+    );
+    const now = new Date().toISOString();
+    await this.handle.transaction(async (client) => {
+      await client.query(
+        `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
+           scopes, identity, credential_error, verified_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, $9)
+         ON CONFLICT (subject, connector_id) DO UPDATE SET
+           credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
+           credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
+           credential_error = NULL, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+        [
+          subject,
+          connection.connectorId,
+          sealed.ciphertext,
+          sealed.iv,
+          sealed.tag,
+          JSON.stringify(connection.scopes),
+          connection.identity ?? null,
+          connection.verifiedAt ?? now,
+          now,
+        ],
+      );
+      await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+        subject,
+        connection.connectorId,
+      ]);
+    });
+  }
+
+  /** Upserts the connection row with the verification error, keeping whatever credentials it had. */
+  async recordFailedVerification(
+    subject: string,
+    connectorId: string,
+    error: string,
+    at?: string,
+  ): Promise<void> {
+    requireName(subject, 'subject');
+    requireName(connectorId, 'connectorId');
+    const now = new Date().toISOString();
+    await this.handle.query(
+      `INSERT INTO connections (subject, connector_id, scopes, credential_error, verified_at, created_at, updated_at)
+       VALUES ($1, $2, '[]', $3, $4, $5, $5)
+       ON CONFLICT (subject, connector_id) DO UPDATE SET
+         credential_error = excluded.credential_error, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+      [subject, connectorId, error, at ?? now, now],
+    );
+  }
+
+  /** Connections of a subject, without credentials. */
+  async listConnections(subject: string): Promise<ConnectionSummary[]> {
+    const { rows } = await this.handle.query<ConnectionRow>(
+      'SELECT * FROM connections WHERE subject = $1 ORDER BY connector_id',
+      [subject],
+    );
+    return rows.map(summary);
+  }
+
+  /** One connection with decrypted credentials. */
+  async getConnection(
+    subject: string,
+    connectorId: string,
+  ): Promise<(ConnectionSummary & { credentials: Credentials }) | undefined> {
+    const { rows } = await this.handle.query<ConnectionRow>(
+      'SELECT * FROM connections WHERE subject = $1 AND connector_id = $2',
+      [subject, connectorId],
+    );
+    const row = rows[0];
+    return row ? { ...summary(row), credentials: await this.decrypt(subject, row) } : undefined;
+  }
+
+  /** Deletes a connection and its rate-limit state in one transaction. */
+  async deleteConnection(subject: string, connectorId: string): Promise<boolean> {
+    return this.handle.transaction(async (client) => {
+      await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+        subject,
+        connectorId,
+      ]);
+      const result = await client.query('DELETE FROM connections WHERE subject = $1 AND connector_id = $2', [
+        subject,
+        connectorId,
+      ]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  /** Adds a disable rule (idempotent). */
+  async disableConnector(connectorId: string, subject?: string): Promise<void> {
+    requireName(connectorId, 'connectorId');
+    await this.handle.query(
+      'INSERT INTO admin_policy (connector_id, subject, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [connectorId, subject ?? everySubject, new Date().toISOString()],
+    );
+  }
+
+  /** Removes a disable rule. */
+  async enableConnector(connectorId: string, subject?: string): Promise<boolean> {
+    const result = await this.handle.query(
+      'DELETE FROM admin_policy WHERE connector_id = $1 AND subject = $2',
+      [connectorId, subject ?? everySubject],
+    );
+    return result.rowCount > 0;
+  }
+
+  /** Every admin rule, global ones first. */
+  async listPolicy(): Promise<PolicyRule[]> {
+    const { rows } = await this.handle.query<{ connector_id: string; subject: string; created_at: string }>(
+      'SELECT connector_id, subject, created_at FROM admin_policy ORDER BY subject, connector_id',
+    );
+    return rows.map((row) => {
+      const rule: PolicyRule = { connectorId: row.connector_id, createdAt: row.created_at };
+      if (row.subject !== everySubject) rule.subject = row.subject;
+      return rule;
+    });
+  }
+
+  /** Deletes a rate-limit row. */
+  async clearRateLimit(subject: string, connectorId: string): Promise<void> {
+    await this.handle.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+      subject,
+      connectorId,
+    ]);
+  }
+
+  /** Saves a JSON checkpoint. */
+  async saveCheckpoint(threadId: string, value: unknown): Promise<void> {
+    requireName(threadId, 'threadId');
+    await this.handle.query(
+      `INSERT INTO checkpoints (thread_id, value, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (thread_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      [threadId, checkpointJson(value), new Date().toISOString()],
+    );
+  }
+
+  /** Loads a JSON checkpoint. */
+  async loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined> {
+    const { rows } = await this.handle.query<{ value: string }>(
+      'SELECT value FROM checkpoints WHERE thread_id = $1',
+      [threadId],
+    );
+    return rows[0] ? (JSON.parse(rows[0].value) as T) : undefined;
+  }
+
+  /** Deletes a checkpoint. */
+  async deleteCheckpoint(threadId: string): Promise<void> {
+    await this.handle.query('DELETE FROM checkpoints WHERE thread_id = $1', [threadId]);
+  }
+
+  /** Stops listening and ends the pool; resolves when every connection is closed. */
+  async close(): Promise<void> {
+    await this.watcher.close();
+    await this.handle.close();
+  }
+}
+
+/** A `connections` row read back from `to_jsonb`: byte columns come as `\x…` hex text. */
+function fromJsonRow(row: ConnectionRow): ConnectionRow {
+  const bytes = (value: unknown) =>
+    typeof value === 'string' ? Buffer.from(value.slice(2), 'hex') : (value as Uint8Array | null);
+  return {
+    ...row,
+    credentials_ciphertext: bytes(row.credentials_ciphertext),
+    credentials_iv: bytes(row.credentials_iv),
+    credentials_tag: bytes(row.credentials_tag),
+  };
+}
