@@ -1,0 +1,35 @@
+// @ts-check
+// `pnpm mutate:eval`: how many mutants of the turn loop and the gate does `pnpm eval` kill on its own?
+// Stryker instruments the files below in place (every mutant behind a switch), rebuilds the two
+// packages once (the evals import their dist/), then runs the eval suite once per mutant with
+// `__STRYKER_ACTIVE_MUTANT__` set. The command is the suite without promptfoo
+// (evals/scripts/check-scenarios.mjs: the same scenarios, runner and checks as `pnpm eval`, stopping
+// at the first failure), since promptfoo's start-up would multiply by every mutant.
+// `inPlace`: a sandbox copy would lose pnpm's workspace links; Stryker restores the files when done.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'command',
+  commandRunner: { command: 'node evals/scripts/check-scenarios.mjs --bail --quiet' },
+  buildCommand:
+    'pnpm --filter @patchbay/turn --filter @patchbay/orchestrator run build',
+  inPlace: true,
+  mutate: [
+    // The turn loop: steps, the call decision, the step decision, grounding of user values.
+    'packages/turn/src/turn-loop.ts',
+    'packages/turn/src/step-calls.ts',
+    'packages/turn/src/call-decision.ts',
+    'packages/turn/src/step-decision.ts',
+    'packages/turn/src/user-grounding.ts',
+    'packages/turn/src/turn-memory.ts',
+    // The gate: routing, status, validation, approval, run, write-back (runCall's logs, spans and
+    // metrics after line 181 are left out: no behaviour check can see them).
+    'packages/orchestrator/src/call-pipeline.ts:1-181',
+  ],
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'evals/mutation/eval/mutation.json' },
+  htmlReporter: { fileName: 'evals/mutation/eval/mutation.html' },
+  concurrency: 2,
+  timeoutMS: 30000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
