@@ -2,7 +2,7 @@
 // whose tools answer from scenario fixtures instead of the network. They exist so the evals never
 // depend on the real connector packages being finished, and never touch a network.
 import { defineConnector, defineTool } from '@patchbay/connector';
-import { notFound, success } from '@patchbay/envelope';
+import { notFound, PatchbayError, success } from '@patchbay/envelope';
 import { z } from 'zod';
 
 const auth = (scopes = []) => ({
@@ -16,16 +16,23 @@ const verify = async () => ({ valid: true, scopes: [] });
  * (a function of the input, or a value); `log` receives every call that ran, for side-effect checks.
  */
 export function createEvalConnectors(fixtures = {}, log = []) {
-  const answer = (name, input, fallback) => {
+  const answer = (name, input, fallback, context) => {
     log.push({ tool: name, input });
     const fixture = fixtures[name];
     if (fixture === undefined) return success(fallback);
+    // A service error that echoes the credential (as some APIs do): the gate must redact it.
+    if (fixture && typeof fixture === 'object' && fixture.error_with_credential)
+      throw new PatchbayError(
+        'not_found',
+        `${fixture.error_with_credential} ${Object.values(context?.credentials ?? {}).join(' ')}`,
+      );
     if (fixture && typeof fixture === 'object' && fixture.not_found)
       return notFound({ userMessage: fixture.not_found });
     return success(fixture);
   };
   const tool = (definition, fallback) =>
-    defineTool({ ...definition, execute: async (input) => answer(definition.name, input, fallback(input)) });
+    defineTool({ ...definition, execute: async (input, context) => answer(definition.name, input, fallback(input), context),
+    });
 
   const github = defineConnector({
     id: 'github',

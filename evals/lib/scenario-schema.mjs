@@ -182,6 +182,11 @@ export const expectSchema = z.strictObject({
     'count',
     'With `packages`: exactly this many requests reached the service in this turn.',
   ),
+  called: documented(
+    z.record(z.string(), z.number().int().min(0)).optional(),
+    'map of tool name → count',
+    'How many times the model called each tool in this turn (run or not: every call the turn answered).',
+  ),
   ran: documented(
     z.record(z.string(), z.number().int().min(0)).optional(),
     'map of tool name → count',
@@ -258,7 +263,7 @@ export const scenarioSchema = z.strictObject({
   fixtures: documented(
     z.record(z.string(), z.unknown()).optional(),
     'map of tool name → data',
-    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope).',
+    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential).',
   ),
   http: routes('With `packages`: the service routes for the whole scenario.'),
   agentdojo: documented(
@@ -574,8 +579,9 @@ function catalogProblems(document, catalog) {
     }
     for (const [index, check] of itemsOf(expect.envelopes))
       if (isRecord(check)) checkTool([...path, 'envelopes', index, 'tool'], check.tool, tools);
-    for (const [name] of entriesOf(expect.ran))
-      unknown([...path, 'ran', name], 'tool', name, [...tools.keys()], true);
+    for (const key of ['ran', 'called'])
+      for (const [name] of entriesOf(expect[key]))
+        unknown([...path, key, name], 'tool', name, [...tools.keys()], true);
     const ids = connectors.map((connector) => connector.id);
     for (const [id] of entriesOf(expect.status_block))
       unknown([...path, 'status_block', id], 'connector', id, ids, true);
@@ -613,6 +619,13 @@ function catalogProblems(document, catalog) {
     const packaged = Array.isArray(scenario.packages);
     const connectors = connectorsOf(scenario);
     const tools = toolsOf(connectors);
+    // An adversary may call a tool no connector has; its checks may then name that tool.
+    if ('adversary' in scenario)
+      for (const [, turn] of itemsOf(scenario.turns))
+        for (const [, step] of itemsOf(isRecord(turn) ? turn.script : undefined))
+          for (const [, call] of itemsOf(isRecord(step) ? step.calls : undefined))
+            if (isRecord(call) && typeof call.tool === 'string' && !tools.has(call.tool))
+              tools.set(call.tool, { name: call.tool });
     const context = { tools, connectors, packaged };
     checkTargets(scenario.targets, [...path, 'targets']);
     if ('adversary' in scenario)

@@ -3,7 +3,8 @@
 // and the same checks (lib/checks.mjs) as `pnpm eval`, with the offline reference agent (or the
 // scripted adversary a scenario names). Exits 1 when a scenario fails. `--bail` stops at the first
 // failure: the mutation run (`pnpm mutate`) uses it as Stryker's command, where promptfoo's start-up
-// (seconds per run) would multiply by every mutant. `--filter <regex>` as in `pnpm eval`.
+// (seconds per run) would multiply by every mutant. `--filter <regex>` as in `pnpm eval`;
+// `--skip <regex>` leaves out the scenarios whose id matches.
 import { createReferenceAgent } from '../agents/reference-agent.mjs';
 import { checkScenario } from '../lib/checks.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
@@ -13,7 +14,11 @@ const args = process.argv.slice(2);
 const bail = args.includes('--bail');
 const quiet = args.includes('--quiet');
 const filterIndex = args.indexOf('--filter');
-const scenarios = loadScenarios(filterIndex >= 0 ? args[filterIndex + 1] : undefined);
+const skipIndex = args.indexOf('--skip');
+const skip = skipIndex >= 0 ? new RegExp(args[skipIndex + 1]) : undefined;
+const scenarios = loadScenarios(filterIndex >= 0 ? args[filterIndex + 1] : undefined).filter(
+  (scenario) => !skip?.test(scenario.id),
+);
 let failed = 0;
 for (const scenario of scenarios) {
   let result;
