@@ -94,7 +94,9 @@ export function createAdversary(scenario, { onSet } = {}) {
   );
   model.startTurn = (index) => {
     steps = (scenario.turns[index].script ?? []).flatMap((step) =>
-      Array.from({ length: step.repeat ?? 1 }, (_, copy) => (copy === 0 ? step : { ...step, set: undefined })),
+      Array.from({ length: step.repeat ?? 1 }, (_, copy) =>
+        copy === 0 ? step : { ...step, set: undefined },
+      ),
     );
     position = 0;
   };

@@ -217,7 +217,8 @@ export function extractArguments(tool, text) {
       value = /\b([A-Z][A-Z0-9]+-\d+)\b/.exec(text)?.[1]; // PROJ-7, ENG-123
     else if (field === 'page_id' || field === 'id')
       value = /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/.exec(text)?.[1];
-    else if (field === 'channel_id') value = /\b(\d{17,20})\b/.exec(text)?.[1]; // a Discord snowflake
+    else if (field === 'channel_id')
+      value = /\b(\d{17,20})\b/.exec(text)?.[1]; // a Discord snowflake
     else if (field === 'sid') value = /\b((?:SM|MM)[0-9a-f]{32})\b/.exec(text)?.[1];
     else if (field === 'owner') value = ownerAndName?.[1];
     else if (field === 'repo')

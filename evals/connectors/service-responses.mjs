@@ -4,26 +4,14 @@
 import {
   discordFailures,
   discordHeaders,
-  messageObject,
   ids as discordIds,
+  messageObject,
 } from '../../connectors/discord/src/fixtures/discord-responses.ts';
 import {
   getEmailResponse,
   restrictedApiKey,
   sendEmailResponse,
 } from '../../connectors/email/src/fixtures/email-responses.ts';
-import { issue as jiraIssue, jiraFailures, jsonHeaders } from '../../connectors/jira/src/fixtures/jira-responses.ts';
-import { graphqlHeaders, issueDetail } from '../../connectors/linear/src/fixtures/linear-responses.ts';
-import {
-  notionFailures,
-  pageContent,
-  pageObject,
-} from '../../connectors/notion/src/fixtures/notion-responses.ts';
-import {
-  authenticationError,
-  getMessageResponse,
-  sendMessageResponse,
-} from '../../connectors/sms/src/fixtures/sms-responses.ts';
 import {
   badCredentials,
   githubHeaders,
@@ -31,12 +19,28 @@ import {
   notFound,
 } from '../../connectors/github/src/fixtures/github-responses.ts';
 import {
+  jiraFailures,
+  issue as jiraIssue,
+  jsonHeaders,
+} from '../../connectors/jira/src/fixtures/jira-responses.ts';
+import { graphqlHeaders, issueDetail } from '../../connectors/linear/src/fixtures/linear-responses.ts';
+import {
+  notionFailures,
+  pageContent,
+  pageObject,
+} from '../../connectors/notion/src/fixtures/notion-responses.ts';
+import {
   conversationsHistory,
   deletedMessage,
   postedMessage,
   slackHeaders,
   slackRateLimited,
 } from '../../connectors/slack/src/fixtures/slack-responses.ts';
+import {
+  authenticationError,
+  getMessageResponse,
+  sendMessageResponse,
+} from '../../connectors/sms/src/fixtures/sms-responses.ts';
 
 const responses = {
   /** `GET /repos/{owner}/{repo}/issues/{n}`: octocat/Hello-World#1347 "Found a bug". */

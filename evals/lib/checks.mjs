@@ -24,7 +24,8 @@ export function statusViewsOf(prompt) {
           for (const match of part.text.matchAll(statusBlockPattern)) views.push(JSON.parse(match[1]));
     } else if (message.role === 'tool') {
       for (const part of message.content) {
-        const status = part.toolName === 'refresh_connector_status' && part.output?.value?.data?.connector_status;
+        const status =
+          part.toolName === 'refresh_connector_status' && part.output?.value?.data?.connector_status;
         if (status) views.push(status);
       }
     }
@@ -91,7 +92,9 @@ export function checkTurn(turn, expect = {}, context) {
       `step ${shown.map((step) => step.index).join(', ')} shows ${id} (status block or catalog)`,
     );
     const offered = steps.flatMap((step) =>
-      step.exposedTools.filter((tool) => context.owners?.[tool] === id).map((tool) => `${step.index}:${tool}`),
+      step.exposedTools
+        .filter((tool) => context.owners?.[tool] === id)
+        .map((tool) => `${step.index}:${tool}`),
     );
     add(`no step offers a tool of disabled ${id}`, offered.length === 0, `offered ${offered.join(', ')}`);
   }
@@ -281,7 +284,9 @@ export function checkScenario(scenario, run) {
     effects: run.effects,
   };
   const results = run.turns.flatMap((turn, index) =>
-    checkTurn(turn, scenario.turns[index].expect, { ...context, disabledNow: disabledAt[index] }).map((result) => ({ ...result, turn: index + 1 })),
+    checkTurn(turn, scenario.turns[index].expect, { ...context, disabledNow: disabledAt[index] }).map(
+      (result) => ({ ...result, turn: index + 1 }),
+    ),
   );
   const failed = results.filter((result) => !result.pass);
   return { pass: failed.length === 0, results, failed };

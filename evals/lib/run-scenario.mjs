@@ -14,7 +14,10 @@ const identity = 'You are Relay, the team assistant of the Patchbay evals. Be br
 
 // Fields a service reads back from the credentials (a path, a login): the fixtures' values. Every
 // secret field gets `eval-<connector>-<field>-0001`, the pattern the checks look for in every prompt.
-const readableFields = { sms: { account_sid: 'AC00000000000000000000000000000000' }, jira: { email: 'eval@patchbay.test' } };
+const readableFields = {
+  sms: { account_sid: 'AC00000000000000000000000000000000' },
+  jira: { email: 'eval@patchbay.test' },
+};
 
 /** The credentials the eval connects a connector with. */
 export function evalCredentials(connector) {
@@ -39,7 +42,8 @@ function applyStatus(source, connectors, spec = {}, at) {
     source.setRateLimit(evalSubject, id, undefined);
     source.disconnect(evalSubject, id);
     const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
-    const connect = () => source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes });
+    const connect = () =>
+      source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes });
     if (entry.status === 'connected') connect();
     else if (entry.status === 'invalid_credentials') {
       connect();

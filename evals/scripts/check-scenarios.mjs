@@ -31,9 +31,14 @@ for (const scenario of scenarios) {
   if (!quiet || !result.pass)
     console.log(
       `${result.pass ? 'PASS' : 'FAIL'}  ${scenario.id}`,
-      result.failed.map((check) => `[turn ${check.turn}] ${check.reason}`).join(' | ').slice(0, 600),
+      result.failed
+        .map((check) => `[turn ${check.turn}] ${check.reason}`)
+        .join(' | ')
+        .slice(0, 600),
     );
   if (failed && bail) break;
 }
-console.log(`[eval:direct] ${failed === 0 ? 'all passed' : `${failed} failed`} (${scenarios.length} scenarios)`);
+console.log(
+  `[eval:direct] ${failed === 0 ? 'all passed' : `${failed} failed`} (${scenarios.length} scenarios)`,
+);
 process.exit(failed === 0 ? 0 : 1);
