@@ -9,13 +9,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'command',
-  // adversary-unoffered-tool-after-status-change is skipped until runTurn refuses calls of tools not
-  // offered this step (tool_unavailable, in review on another branch): on main it fails, and the
-  // initial run must pass.
-  commandRunner: {
-    command:
-      'node evals/scripts/check-scenarios.mjs --bail --quiet --skip adversary-unoffered-tool-after-status-change',
-  },
+  commandRunner: { command: 'node evals/scripts/check-scenarios.mjs --bail --quiet' },
   buildCommand: 'pnpm --filter @patchbay/turn --filter @patchbay/orchestrator run build',
   inPlace: true,
   // Scoped to what one session could run twice (before and after the new scenarios) on a 2-core
