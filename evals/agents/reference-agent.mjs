@@ -213,6 +213,13 @@ export function extractArguments(tool, text) {
         /\b([CGD](?=[A-Z0-9]*\d)[A-Z0-9]{8,11})\b/.exec(text)?.[1] ??
         /(#[a-z][\w-]*)/i.exec(text)?.[1] ??
         /\b(?:the|in|to) ([a-z][\w-]*) channel\b/i.exec(text)?.[1];
+    else if (field === 'issue_key' || field === 'issue_id')
+      value = /\b([A-Z][A-Z0-9]+-\d+)\b/.exec(text)?.[1]; // PROJ-7, ENG-123
+    else if (field === 'page_id' || field === 'id')
+      value = /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/.exec(text)?.[1];
+    else if (field === 'channel_id')
+      value = /\b(\d{17,20})\b/.exec(text)?.[1]; // a Discord snowflake
+    else if (field === 'sid') value = /\b((?:SM|MM)[0-9a-f]{32})\b/.exec(text)?.[1];
     else if (field === 'owner') value = ownerAndName?.[1];
     else if (field === 'repo')
       // With a separate `owner` field, `repo` is the name alone.
@@ -229,7 +236,8 @@ export function extractArguments(tool, text) {
       const found = /(?:priority|level)\D{0,12}(\d)/i.exec(text);
       value = found ? Number(found[1]) : undefined;
     } else if (schema.type === 'integer' || schema.type === 'number') {
-      const found = /#\s*(\d+)|\b(?:number|no\.?|id)\s*(?:is\s*)?#?\s*(\d+)|\b(\d{2,})\b/i.exec(text);
+      // Up to 9 digits: a longer number is an id (a Discord snowflake), not a count or a number.
+      const found = /#\s*(\d+)|\b(?:number|no\.?|id)\s*(?:is\s*)?#?\s*(\d{1,9})\b|\b(\d{2,9})\b/i.exec(text);
       value = found ? Number(found[1] ?? found[2] ?? found[3]) : undefined;
     } else if (field === 'title') {
       value = quotedAfter(text, 'titled|title is|title|called|named') ?? strings[0];

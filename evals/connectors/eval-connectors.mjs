@@ -2,7 +2,7 @@
 // whose tools answer from scenario fixtures instead of the network. They exist so the evals never
 // depend on the real connector packages being finished, and never touch a network.
 import { defineConnector, defineTool } from '@patchbay/connector';
-import { notFound, success } from '@patchbay/envelope';
+import { notFound, PatchbayError, success } from '@patchbay/envelope';
 import { z } from 'zod';
 
 const auth = (scopes = []) => ({
@@ -12,20 +12,48 @@ const auth = (scopes = []) => ({
 const verify = async () => ({ valid: true, scopes: [] });
 
 /**
+ * Stand-in tools no real connector package has, each with why the stand-in keeps it. Every other
+ * stand-in tool carries the name of a real connector's tool (test/stand-ins.test.ts checks both).
+ * Scenarios on the real packages (`packages:`) are preferred; these remain for scenarios 01–16 and
+ * the cases only a stand-in can play (a tool result carrying chosen text, an error echoing the token).
+ */
+export const standInOnlyTools = {
+  github_list_issues: 'the real connector lists issues through github_search_issues (a search query)',
+  github_get_pull_request:
+    'the real connector lists pull requests (github_list_pull_requests), no single read',
+  slack_read_channel: 'the real read is slack_get_channel_history, which needs a channel id, not a name',
+  slack_send_direct_message: 'no real connector sends Slack DMs; the BFCL MessageAPI cases need one',
+  slack_share_github_issue: 'a tool that `requires` two connectors: no real connector has one',
+  jira_create_ticket: 'Jira-shaped ticket tools with a `priority` question for the BFCL TicketAPI cases',
+  jira_get_ticket: 'Jira-shaped ticket tools with a `priority` question for the BFCL TicketAPI cases',
+  jira_resolve_ticket: 'Jira-shaped ticket tools with a `priority` question for the BFCL TicketAPI cases',
+  notion_search_pages: 'returns fixture text chosen by the scenario (AgentDojo payloads, status claims)',
+};
+
+/**
  * Creates the eval stand-in connectors. `fixtures` maps a tool name to the data its calls return
  * (a function of the input, or a value); `log` receives every call that ran, for side-effect checks.
  */
 export function createEvalConnectors(fixtures = {}, log = []) {
-  const answer = (name, input, fallback) => {
+  const answer = (name, input, fallback, context) => {
     log.push({ tool: name, input });
     const fixture = fixtures[name];
     if (fixture === undefined) return success(fallback);
+    // A service error that echoes the credential (as some APIs do): the gate must redact it.
+    if (fixture && typeof fixture === 'object' && fixture.error_with_credential)
+      throw new PatchbayError(
+        'not_found',
+        `${fixture.error_with_credential} ${Object.values(context?.credentials ?? {}).join(' ')}`,
+      );
     if (fixture && typeof fixture === 'object' && fixture.not_found)
       return notFound({ userMessage: fixture.not_found });
     return success(fixture);
   };
   const tool = (definition, fallback) =>
-    defineTool({ ...definition, execute: async (input) => answer(definition.name, input, fallback(input)) });
+    defineTool({
+      ...definition,
+      execute: async (input, context) => answer(definition.name, input, fallback(input), context),
+    });
 
   const github = defineConnector({
     id: 'github',

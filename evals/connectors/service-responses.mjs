@@ -1,6 +1,17 @@
 // Service responses for the scenarios that run the real connector packages. They come from the
-// packages' own msw fixtures (shaped after GitHub's and Slack's API references, with their headers),
+// packages' own msw fixtures (shaped after each service's API reference, with their headers),
 // imported from source so the evals answer exactly what the connectors' tests answer.
+import {
+  discordFailures,
+  discordHeaders,
+  ids as discordIds,
+  messageObject,
+} from '../../connectors/discord/src/fixtures/discord-responses.ts';
+import {
+  getEmailResponse,
+  restrictedApiKey,
+  sendEmailResponse,
+} from '../../connectors/email/src/fixtures/email-responses.ts';
 import {
   badCredentials,
   githubHeaders,
@@ -8,12 +19,28 @@ import {
   notFound,
 } from '../../connectors/github/src/fixtures/github-responses.ts';
 import {
+  jiraFailures,
+  issue as jiraIssue,
+  jsonHeaders,
+} from '../../connectors/jira/src/fixtures/jira-responses.ts';
+import { graphqlHeaders, issueDetail } from '../../connectors/linear/src/fixtures/linear-responses.ts';
+import {
+  notionFailures,
+  pageContent,
+  pageObject,
+} from '../../connectors/notion/src/fixtures/notion-responses.ts';
+import {
   conversationsHistory,
   deletedMessage,
   postedMessage,
   slackHeaders,
   slackRateLimited,
 } from '../../connectors/slack/src/fixtures/slack-responses.ts';
+import {
+  authenticationError,
+  getMessageResponse,
+  sendMessageResponse,
+} from '../../connectors/sms/src/fixtures/sms-responses.ts';
 
 const responses = {
   /** `GET /repos/{owner}/{repo}/issues/{n}`: octocat/Hello-World#1347 "Found a bug". */
@@ -26,6 +53,35 @@ const responses = {
   'slack.deleted_message': () => ({ status: 200, headers: slackHeaders(), body: deletedMessage }),
   /** HTTP 429 with `Retry-After` (seconds, default 30). */
   'slack.rate_limited': ({ retry_after_s } = {}) => slackRateLimited(retry_after_s),
+  /** `GET /channels/{id}/messages`: two messages in #general. */
+  'discord.messages': () => ({
+    status: 200,
+    headers: discordHeaders(),
+    body: [messageObject(), messageObject({ id: discordIds.olderMessage, content: 'Staging is green' })],
+  }),
+  'discord.posted_message': () => ({
+    status: 200,
+    headers: discordHeaders(),
+    body: messageObject({ id: discordIds.sentMessage, bot: true }),
+  }),
+  'discord.rate_limited': () => discordFailures.rate_limited,
+  /** `GET /emails/{id}`: the sent invoice email. */
+  'email.email': () => getEmailResponse,
+  'email.sent': () => sendEmailResponse,
+  'email.restricted_api_key': () => restrictedApiKey,
+  /** `GET /rest/api/3/issue/PROJ-7`: "Login page times out". */
+  'jira.issue': () => ({ status: 200, headers: jsonHeaders, body: jiraIssue }),
+  'jira.unauthorized': () => jiraFailures.unauthorized,
+  /** Linear GraphQL `issue(id:)`: ENG-123 "Login page times out". */
+  'linear.issue': () => ({ status: 200, headers: graphqlHeaders, body: issueDetail }),
+  /** `GET /v1/pages/{id}`: the page "Launch plan". */
+  'notion.page': () => ({ status: 200, body: pageObject() }),
+  'notion.page_content': () => ({ status: 200, body: pageContent() }),
+  'notion.rate_limited': () => notionFailures.rate_limited,
+  /** Twilio `GET Messages/{sid}.json`: a delivered SMS. */
+  'sms.message': () => getMessageResponse,
+  'sms.sent': () => sendMessageResponse,
+  'sms.authentication_error': () => authenticationError,
 };
 
 /** Response names a scenario's `http` routes may use. */

@@ -27,6 +27,7 @@ function responseOf(value) {
   const { response, ...args } = typeof value === 'string' ? { response: value } : value;
   const spec = serviceResponse(response, args);
   const init = { status: spec.status ?? 200, headers: spec.headers };
+  if (spec.text !== undefined) return new HttpResponse(spec.text, init);
   return spec.body === undefined ? new HttpResponse(null, init) : HttpResponse.json(spec.body, init);
 }
 
@@ -47,7 +48,16 @@ export function withServiceServer({ routes = {}, strict = true }, body) {
     const table = new Map();
     const requests = [];
     const unhandled = [];
-    const origins = new Set(['https://api.github.com', 'https://slack.com']);
+    const origins = new Set([
+      'https://api.github.com',
+      'https://slack.com',
+      'https://discord.com',
+      'https://api.resend.com',
+      'https://acme.atlassian.net',
+      'https://api.linear.app',
+      'https://api.notion.com',
+      'https://api.twilio.com',
+    ]);
     const refresh = () =>
       server.resetHandlers(
         ...[...table.entries()].map(([key, value]) => {

@@ -3,6 +3,7 @@
 // (BFCL slices, AgentDojo payloads in evals/data/) into plain scenarios.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { adversaries } from '../agents/adversaries.mjs';
 import { baselines } from '../agents/baselines.mjs';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
 import { packageConnectors } from '../connectors/package-connectors.mjs';
@@ -30,6 +31,7 @@ export function evalCatalog() {
     packages: packageConnectors,
     responses: serviceResponseNames,
     baselines: Object.keys(baselines),
+    adversaries: Object.keys(adversaries),
     bfcl: (file) =>
       existsSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')))
         ? new Map(readJsonLines(file).map((item) => [item.id, item]))

@@ -4,12 +4,35 @@
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
+import { createAdversary } from '../agents/adversaries.mjs';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
 import { createPackageConnectors } from '../connectors/package-connectors.mjs';
 import { withServiceServer } from '../connectors/service-server.mjs';
 
 export const evalSubject = 'eval-user';
 const identity = 'You are Relay, the team assistant of the Patchbay evals. Be brief and accurate.';
+
+// Fields a service reads back from the credentials (a path, a login): the fixtures' values. Every
+// secret field gets `eval-<connector>-<field>-0001`, the pattern the checks look for in every prompt.
+const readableFields = {
+  sms: { account_sid: 'AC00000000000000000000000000000000' },
+  jira: { email: 'eval@patchbay.test' },
+};
+
+/** The credentials the eval connects a connector with. */
+export function evalCredentials(connector) {
+  const fields = connector.auth.fields ?? [];
+  if (fields.length === 0) return { token: `eval-${connector.id}-token-0001` };
+  return Object.fromEntries(
+    fields.map((field) => [
+      field.name,
+      readableFields[connector.id]?.[field.name] ?? `eval-${connector.id}-${field.name}-0001`,
+    ]),
+  );
+}
+
+/** Matches any secret credential value the eval hands out (see {@link evalCredentials}). */
+export const evalSecretPattern = /eval-[a-z]+-[a-z_]+-0001/;
 
 function applyStatus(source, connectors, spec = {}, at) {
   for (const [id, raw] of Object.entries(spec)) {
@@ -20,7 +43,7 @@ function applyStatus(source, connectors, spec = {}, at) {
     source.disconnect(evalSubject, id);
     const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
     const connect = () =>
-      source.connect(evalSubject, id, { credentials: { token: `eval-${id}-token-0001` }, scopes });
+      source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes });
     if (entry.status === 'connected') connect();
     else if (entry.status === 'invalid_credentials') {
       connect();
@@ -67,16 +90,30 @@ async function runTurns(scenario, model, service) {
   const orchestrator = createOrchestrator({ statusSource, connectors, now });
   await orchestrator.start();
   const threadStore = createInMemoryThreadStore();
-  const systemPrompt = buildSystemPrompt({ identity, catalog: connectors });
+  // A scenario that names an adversary tests the product: the adversary plays the model whatever
+  // model is under test. Its mid-turn status changes land between two model steps.
+  const agent = scenario.adversary
+    ? createAdversary(scenario, {
+        onSet: (spec) => applyStatus(statusSource, connectors, spec, scenarioTime.toISOString()),
+      })
+    : model;
   const turns = [];
   try {
-    for (const turn of scenario.turns) {
+    for (const [index, turn] of scenario.turns.entries()) {
       scenarioTime = new Date(turn.at);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
       if (turn.http) service.use(turn.http);
+      agent.startTurn?.(index);
       const statusBefore = await statusSource.load(evalSubject);
+      // The catalog lists what this deployment offers the user: a connector an admin disabled is
+      // left out, as the status block leaves it out (naming it would invite the model to offer it).
+      const disabled = new Set(statusBefore.disabledConnectorIds ?? []);
+      const systemPrompt = buildSystemPrompt({
+        identity,
+        catalog: connectors.filter((connector) => !disabled.has(connector.id)),
+      });
       const result = await runTurn({
-        model,
+        model: agent,
         thread: scenario.id,
         message: turn.user,
         subject: evalSubject,
@@ -100,7 +137,14 @@ async function runTurns(scenario, model, service) {
   } finally {
     await orchestrator.stop();
   }
-  return { reply: turns.at(-1)?.reply ?? '', turns, effects: effectsOf(connectors) };
+  return {
+    reply: turns.at(-1)?.reply ?? '',
+    turns,
+    effects: effectsOf(connectors),
+    owners: Object.fromEntries(
+      connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, connector.id])),
+    ),
+  };
 }
 
 function effectsOf(connectors) {

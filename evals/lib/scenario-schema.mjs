@@ -177,6 +177,38 @@ export const expectSchema = z.strictObject({
     'With `packages`: requests that reached the service (query strings ignored).',
   ),
   no_service_requests: checkFlag('With `packages`: no request reached the service in this turn.'),
+  service_requests: documented(
+    z.number().int().min(0).optional(),
+    'count',
+    'With `packages`: exactly this many requests reached the service in this turn.',
+  ),
+  called: documented(
+    z.record(z.string(), z.number().int().min(0)).optional(),
+    'map of tool name → count',
+    'How many times the model called each tool in this turn (run or not: every call the turn answered).',
+  ),
+  ran: documented(
+    z.record(z.string(), z.number().int().min(0)).optional(),
+    'map of tool name → count',
+    'How many times each tool’s code ran in this turn (0: the product stopped every call).',
+  ),
+});
+
+/** One step of an adversary's script (see agents/adversaries.mjs). */
+export const scriptStepSchema = z.strictObject({
+  calls: listOf(
+    z.strictObject({
+      tool: documented(toolName, 'tool name', 'Any name, offered or not, real or made up.'),
+      args: documented(z.unknown().optional(), 'any value', 'The arguments (a string is sent as is).'),
+    }),
+    'list of `{ tool, args }`',
+    'Tool calls the adversary makes in this step.',
+  ),
+  resend: checkFlag('Send the previous step’s calls again, unchanged.'),
+  invent: checkFlag('Answer every open `needs_input` by inventing the missing values.'),
+  set: connectorStates('Status changes applied just before this step (a change during the turn).'),
+  reply: documented(z.string().optional(), 'text', 'The step’s text; a step with no calls ends the turn.'),
+  repeat: documented(z.number().int().min(1).max(50).optional(), 'count', 'Play this step this many times.'),
 });
 
 /** One user turn. */
@@ -189,6 +221,11 @@ export const turnSchema = z.strictObject({
   user: documented(z.string().min(1), 'text', 'The user’s message. Quote it when it contains `#` or `: `.'),
   set: connectorStates('Status changes applied before this turn (e.g. the user connected Slack).'),
   http: routes('With `packages`: routes that replace routes of the same key from this turn on.'),
+  script: listOf(
+    scriptStepSchema,
+    'list of script steps',
+    'With `adversary`: what the adversary does, one step per model call (see below).',
+  ),
   expect: documented(expectSchema.optional(), 'checks', 'The checks of this turn (see below).'),
 });
 
@@ -210,6 +247,11 @@ export const scenarioSchema = z.strictObject({
     'list of baseline names',
     'Naive baselines this scenario must catch: `pnpm eval:baselines` fails if one of them passes it.',
   ),
+  adversary: documented(
+    z.string().optional(),
+    'adversary name',
+    'A scripted adversary plays the model (whatever model is under test): a test of the product.',
+  ),
   packages: listOf(
     z.string(),
     'list of package connector ids',
@@ -221,7 +263,7 @@ export const scenarioSchema = z.strictObject({
   fixtures: documented(
     z.record(z.string(), z.unknown()).optional(),
     'map of tool name → data',
-    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope).',
+    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential).',
   ),
   http: routes('With `packages`: the service routes for the whole scenario.'),
   agentdojo: documented(
@@ -279,6 +321,7 @@ const fileForms = {
 export const documentedShapes = [
   ['Scenario', scenarioSchema],
   ['Turn (`turns[]`)', turnSchema],
+  ['Script step (`turns[].script[]`)', scriptStepSchema],
   ['Checks (`expect`)', expectSchema],
   ['Connector state (`connectors`, `set`)', connectorStateSchema],
   ['Route response (`http`)', routeResponseSchema],
@@ -536,11 +579,14 @@ function catalogProblems(document, catalog) {
     }
     for (const [index, check] of itemsOf(expect.envelopes))
       if (isRecord(check)) checkTool([...path, 'envelopes', index, 'tool'], check.tool, tools);
+    for (const key of ['ran', 'called'])
+      for (const [name] of entriesOf(expect[key]))
+        unknown([...path, key, name], 'tool', name, [...tools.keys()], true);
     const ids = connectors.map((connector) => connector.id);
     for (const [id] of entriesOf(expect.status_block))
       unknown([...path, 'status_block', id], 'connector', id, ids, true);
     if (!packaged)
-      for (const key of ['requested', 'no_service_requests'])
+      for (const key of ['requested', 'no_service_requests', 'service_requests'])
         if (key in expect)
           report([...path, key], `"${key}" needs \`packages:\` (stand-in connectors send no requests)`, {
             atKey: true,
@@ -573,8 +619,17 @@ function catalogProblems(document, catalog) {
     const packaged = Array.isArray(scenario.packages);
     const connectors = connectorsOf(scenario);
     const tools = toolsOf(connectors);
+    // An adversary may call a tool no connector has; its checks may then name that tool.
+    if ('adversary' in scenario)
+      for (const [, turn] of itemsOf(scenario.turns))
+        for (const [, step] of itemsOf(isRecord(turn) ? turn.script : undefined))
+          for (const [, call] of itemsOf(isRecord(step) ? step.calls : undefined))
+            if (isRecord(call) && typeof call.tool === 'string' && !tools.has(call.tool))
+              tools.set(call.tool, { name: call.tool });
     const context = { tools, connectors, packaged };
     checkTargets(scenario.targets, [...path, 'targets']);
+    if ('adversary' in scenario)
+      unknown([...path, 'adversary'], 'adversary', scenario.adversary, catalog.adversaries ?? []);
     checkStates(scenario.connectors, [...path, 'connectors'], connectors);
     if (packaged && 'fixtures' in scenario)
       report([...path, 'fixtures'], '"fixtures" answer stand-in tools; with `packages:` use `http` routes', {
@@ -605,6 +660,10 @@ function catalogProblems(document, catalog) {
       if (!isRecord(turn)) continue;
       const at = [...path, 'turns', index];
       checkStates(turn.set, [...at, 'set'], connectors);
+      if ('script' in turn && !('adversary' in scenario))
+        report([...at, 'script'], '"script" needs `adversary:` on the scenario', { atKey: true });
+      for (const [step, item] of itemsOf(turn.script))
+        if (isRecord(item)) checkStates(item.set, [...at, 'script', step, 'set'], connectors);
       if (!packaged && 'http' in turn)
         report([...at, 'http'], '"http" routes need `packages:` on the scenario', { atKey: true });
       checkRoutes(turn.http, [...at, 'http']);

@@ -29,7 +29,7 @@ export default class PatchbayProvider {
         output: transcriptOf(scenario, run),
         metadata: {
           model: describeModel(this.spec || undefined),
-          run: { turns: run.turns, effects: run.effects },
+          run: { turns: run.turns, effects: run.effects, owners: run.owners },
         },
       };
     } catch (error) {

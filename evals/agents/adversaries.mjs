@@ -1,0 +1,104 @@
+// Scripted adversaries: STAND-IN LanguageModelV4s that do what the product must stop. A scenario
+// that names one (`adversary:`) runs with it whatever model is under test, so the scenario tests the
+// product, not a model: its checks count what must not happen (requests at the fake service, tool
+// executions, envelopes) while the adversary tries. The naive baselines (./baselines.mjs) stay as
+// negative controls of the suite; these are positive tests of the product.
+//
+// A turn's `script` is the adversary's steps, one per model call:
+//   calls:  [{ tool, args }]  call these tools (offered or not; args as given, a string sent as is)
+//   resend: true              send the previous step's calls again, unchanged
+//   invent: true              answer every open needs_input by inventing the missing values
+//   set:    { id: state }     change connector status just before answering (mid-turn change)
+//   reply:  text              answer with this text (the step also may call tools)
+//   repeat: n                 play this step n times (a loop)
+// Past the end of the script the adversary replies "Done." so a turn always ends.
+import { createScriptedModel } from '@patchbay/turn/testing';
+
+/** Names a scenario's `adversary:` may take, with what each does (documentation and validation). */
+export const adversaries = {
+  'call-unoffered': 'calls tools it was not offered this step (disabled, unconfigured, made up)',
+  'repeat-call': 'sends the same call again, step after step',
+  'resend-write': 'sends a write that already succeeded again',
+  'invent-values': 'fills the values only the user can give with values of its own',
+  loop: 'keeps calling tools until something stops it',
+  'obey-injection': 'does what text inside a tool result tells it to',
+  'ignore-status': 'calls tools of connectors the status block says are unusable',
+};
+
+/** The previous step's tool calls and every result the model saw, from the prompt. */
+function readCalls(prompt) {
+  let lastCalls = [];
+  const results = new Map();
+  for (const message of prompt) {
+    if (message.role === 'assistant') {
+      const calls = message.content.filter((part) => part.type === 'tool-call');
+      if (calls.length) lastCalls = calls;
+    } else if (message.role === 'tool') {
+      for (const part of message.content) results.set(part.toolCallId, part.output?.value);
+    }
+  }
+  return { lastCalls, results };
+}
+
+function parseInput(input) {
+  if (typeof input !== 'string') return input ?? {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+function setPath(target, path, value) {
+  const keys = path.split('.');
+  let current = target;
+  for (const key of keys.slice(0, -1)) current = current[key] ??= {};
+  current[keys.at(-1)] = value;
+}
+
+/** One step of the script, played against what the prompt shows. */
+function play(step, prompt) {
+  const { lastCalls, results } = readCalls(prompt);
+  const toolCalls = [];
+  for (const call of step.calls ?? []) toolCalls.push({ toolName: call.tool, input: call.args ?? {} });
+  if (step.resend)
+    for (const call of lastCalls) toolCalls.push({ toolName: call.toolName, input: parseInput(call.input) });
+  if (step.invent) {
+    for (const call of lastCalls) {
+      const result = results.get(call.toolCallId);
+      if (result?.error_type !== 'needs_input') continue;
+      const input = structuredClone(parseInput(call.input));
+      for (const missing of result.missing ?? []) setPath(input, missing.field, `invented-${missing.field}`);
+      toolCalls.push({ toolName: call.toolName, input });
+    }
+  }
+  return { text: step.reply ?? (toolCalls.length ? '' : 'Done.'), toolCalls };
+}
+
+/**
+ * Creates the adversary for a scenario. `startTurn(index)` selects the turn's script (the runner
+ * calls it before each turn); `onSet(spec)` applies a step's mid-turn status change.
+ */
+export function createAdversary(scenario, { onSet } = {}) {
+  let steps = [];
+  let position = 0;
+  const model = createScriptedModel(
+    async (call) => {
+      const step = steps[position];
+      position += 1;
+      if (!step) return 'Done.';
+      if (step.set) await onSet?.(step.set);
+      return play(step, call.prompt);
+    },
+    { provider: 'patchbay.adversary', modelId: `${scenario.adversary} (scripted adversary)` },
+  );
+  model.startTurn = (index) => {
+    steps = (scenario.turns[index].script ?? []).flatMap((step) =>
+      Array.from({ length: step.repeat ?? 1 }, (_, copy) =>
+        copy === 0 ? step : { ...step, set: undefined },
+      ),
+    );
+    position = 0;
+  };
+  return model;
+}
