@@ -1,7 +1,10 @@
+export { patchbayApplicationId } from './database-file.js';
 export { type Migration, migrate, migrations } from './migrations.js';
 export { defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
 export {
+  allowInsecureKeyFileEnv,
   parseSecretKey,
+  type ResolveSecretKeyOptions,
   resolveSecretKey,
   secretKeyEnv,
   secretKeyFileName,
