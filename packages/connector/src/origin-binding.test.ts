@@ -8,7 +8,9 @@ const moved = { ...github, origin: 'https://x.example' };
 
 function state(verifiedOrigin?: string): SubjectState {
   return {
-    connections: [{ connectorId: 'github', credentials: { token: 'ghp_secret' }, scopes: ['repo'], verifiedOrigin }],
+    connections: [
+      { connectorId: 'github', credentials: { token: 'ghp_secret' }, scopes: ['repo'], verifiedOrigin },
+    ],
     disabledConnectorIds: [],
     rateLimitedUntil: {},
   };

@@ -84,7 +84,10 @@ describe.skipIf(process.platform === 'win32')('store files', () => {
     chmodSync(join(home, 'secret.key'), 0o640);
     const allowed = open(home, { secretKey: undefined, allowInsecureKeyFile: true });
     await allowed.saveConnection('alice', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
-    const fromEnvironment = open(home, { secretKey: undefined, env: { PATCHBAY_ALLOW_INSECURE_KEY_FILE: '1' } });
+    const fromEnvironment = open(home, {
+      secretKey: undefined,
+      env: { PATCHBAY_ALLOW_INSECURE_KEY_FILE: '1' },
+    });
     expect((await fromEnvironment.getConnection('alice', 'github'))?.credentials).toEqual({ token: 't' });
   });
 });

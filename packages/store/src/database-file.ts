@@ -77,7 +77,10 @@ export function claimDatabase(database: DatabaseSync, path: string, busyTimeoutM
   ).map((row) => row.name);
   const ours = tables.includes('schema_migrations') || tables.includes('store_meta');
   if (tables.length > 0 && !ours) {
-    throw corrupt(path, `is another application's SQLite database (tables: ${tables.slice(0, 5).join(', ')})`);
+    throw corrupt(
+      path,
+      `is another application's SQLite database (tables: ${tables.slice(0, 5).join(', ')})`,
+    );
   }
   retryWhileBusy(() => database.exec(`PRAGMA application_id = ${patchbayApplicationId}`), busyTimeoutMs);
 }
