@@ -51,6 +51,9 @@ export function createDiscord(settings: DiscordSettings = {}): Connector {
     ],
     setupUrl: 'https://discord.com/developers/applications',
     docsUrl: 'https://discord.com/developers/docs/reference',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createDiscordTools(client),
     async verify(credentials, options) {
       try {

@@ -48,6 +48,9 @@ export function createEmail(settings: EmailSettings = {}): Connector {
     ],
     setupUrl: 'https://resend.com/api-keys',
     docsUrl: 'https://resend.com/docs/api-reference/introduction',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createEmailTools(client),
     async verify(credentials, options) {
       try {

@@ -59,6 +59,9 @@ export function createGithub(settings: GithubSettings = {}): Connector {
     ],
     setupUrl: githubSetupUrl(settings.baseUrl),
     docsUrl: 'https://docs.github.com/rest/issues',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createGithubTools(client),
     async verify(credentials, options) {
       try {

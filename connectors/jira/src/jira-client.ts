@@ -16,6 +16,8 @@ export interface JiraRequest extends Omit<HttpRequest, 'path'> {
 
 /** The Jira client every tool shares: one site, Basic auth per call, Jira's error signals mapped. */
 export interface JiraClient {
+  /** Origin of the configured site, undefined without one. Jira has no default site. */
+  readonly origin: string | undefined;
   request<T = unknown>(credentials: Credentials, request: JiraRequest): Promise<HttpResult<T>>;
   /** Where a person opens an issue, when the site has browse pages. */
   browseUrl(key: string): string | undefined;
@@ -44,6 +46,7 @@ export function createJiraClient(settings: ConnectorSettings): JiraClient {
     mapError: mapJiraError,
   });
   return {
+    origin: site === undefined ? undefined : http.origin,
     browseUrl: (key) => (site === undefined ? undefined : jiraBrowseUrl(site, key)),
     async request<T>(credentials: Credentials, request: JiraRequest): Promise<HttpResult<T>> {
       if (site === undefined) throw missingSite();

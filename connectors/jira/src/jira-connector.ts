@@ -61,6 +61,9 @@ export function createJira(settings: JiraSettings = {}): Connector {
     ],
     setupUrl: 'https://id.atlassian.com/manage-profile/security/api-tokens',
     docsUrl: 'https://developer.atlassian.com/cloud/jira/platform/rest/v3/intro/',
+    // Stored credentials are bound to the site: another site makes them invalid, never sent. Jira has
+    // no default site, so a connection stored before origins were recorded is connected again once.
+    ...(client.origin === undefined ? {} : { origin: client.origin }),
     tools: createJiraTools(client),
     async verify(credentials, options) {
       try {

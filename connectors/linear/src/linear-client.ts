@@ -15,6 +15,10 @@ export interface LinearOperation {
 
 /** The Linear client every tool shares: GraphQL over the shared fetch client, Linear's errors mapped. */
 export interface LinearClient {
+  /** Origin of the configured base URL: the only place credentials are sent. */
+  readonly origin: string;
+  /** Origin of the default base URL. */
+  readonly defaultOrigin: string;
   /** Runs one operation and returns its `data`; throws an `HttpError` carrying Linear's meaning otherwise. */
   graphql<T>(credentials: Credentials, operation: LinearOperation): Promise<T>;
 }
@@ -44,6 +48,8 @@ export function createLinearClient(settings: ConnectorSettings): LinearClient {
     mapError: mapLinearError,
   });
   return {
+    origin: http.origin,
+    defaultOrigin: http.defaultOrigin,
     async graphql<T>(credentials: Credentials, operation: LinearOperation): Promise<T> {
       const { query, variables, requiredScopes = [], signal } = operation;
       const result = await http.request<GraphqlBody<T>>(credentials, {

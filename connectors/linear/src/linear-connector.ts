@@ -61,6 +61,9 @@ export function createLinear(settings: LinearSettings = {}): Connector {
     ],
     setupUrl: 'https://linear.app/settings/account/security',
     docsUrl: 'https://linear.app/developers/graphql',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createLinearTools(client),
     async verify(credentials, options) {
       try {

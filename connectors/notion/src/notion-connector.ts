@@ -50,6 +50,9 @@ export function createNotion(settings: NotionSettings = {}): Connector {
     ],
     setupUrl: 'https://www.notion.so/profile/integrations',
     docsUrl: 'https://developers.notion.com/reference/intro',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createNotionTools(client),
     async verify(credentials, options) {
       try {

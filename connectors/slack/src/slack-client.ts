@@ -20,6 +20,10 @@ export type SlackCallResult<T> =
 
 /** Calls Slack Web API methods (`chat.postMessage`, …) with a bot or user token. */
 export interface SlackClient {
+  /** Origin of the configured base URL: the only place credentials are sent. */
+  readonly origin: string;
+  /** Origin of the default base URL. */
+  readonly defaultOrigin: string;
   call<T>(credentials: Credentials, method: string, call?: SlackCall): Promise<SlackCallResult<T>>;
 }
 
@@ -36,6 +40,8 @@ export function createSlackClient(settings: ConnectorSettings): SlackClient {
     headers: { 'user-agent': 'patchbay-connector-slack' },
   });
   return {
+    origin: http.origin,
+    defaultOrigin: http.defaultOrigin,
     async call<T>(credentials: Credentials, method: string, call: SlackCall = {}) {
       const httpMethod = call.httpMethod ?? 'POST';
       const { data, headers } = await http.request<(T & { ok: true }) | SlackErrorBody | undefined>(

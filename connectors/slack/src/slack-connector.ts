@@ -64,6 +64,9 @@ export function createSlack(settings: SlackSettings = {}): Connector {
     ],
     setupUrl: 'https://api.slack.com/apps',
     docsUrl: 'https://docs.slack.dev/reference/methods',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createSlackTools(client, { postMessageEffect: settings.postMessageEffect }),
     async verify(credentials, options): Promise<VerifyResult> {
       try {

@@ -59,6 +59,9 @@ export function createSms(settings: SmsSettings = {}): Connector {
     ],
     setupUrl: 'https://console.twilio.com/',
     docsUrl: 'https://www.twilio.com/docs/messaging/api/message-resource',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: createSmsTools(client),
     async verify(credentials, options) {
       try {

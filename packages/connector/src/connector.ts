@@ -19,6 +19,17 @@ export interface ConnectorDefinition {
   /** Optional documentation link. */
   docsUrl?: string;
   tools: AnyTool[];
+  /**
+   * Origin (`scheme://host[:port]`) the connector sends credentials to, as configured (an HTTP
+   * client's `origin`). Declared, it binds stored connections: one verified against another origin
+   * is `invalid_credentials` until connected again, so a changed `baseUrl` never receives them.
+   */
+  origin?: string;
+  /**
+   * Origin the connector uses without settings (an HTTP client's `defaultOrigin`): what a connection
+   * stored before Patchbay recorded verified origins is taken to have been verified against.
+   */
+  defaultOrigin?: string;
   /** Checks credentials against the service's cheapest identity endpoint. Must not throw. */
   verify: (credentials: Credentials, options?: VerifyOptions) => Promise<VerifyResult>;
 }

@@ -7,6 +7,15 @@ import { verifyFailure } from './http.js';
 import type { AnyTool } from './tool.js';
 import { formatDefinitionIssues } from './validation.js';
 
+/** True for `scheme://host[:port]` with nothing after it, as `URL.origin` writes it. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
 /** Zod schema of a {@link ConnectorDefinition}, checked at definition time. */
 export const connectorDefinitionSchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lowercase letters and digits (it prefixes tool names)'),
@@ -17,6 +26,8 @@ export const connectorDefinitionSchema = z.object({
   wouldEnable: z.array(z.string().trim().min(1)).min(1, 'say what connecting would enable'),
   setupUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   docsUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  origin: z.string().refine(isOrigin, 'must be an origin such as https://api.example.com').optional(),
+  defaultOrigin: z.string().refine(isOrigin, 'must be an origin such as https://api.example.com').optional(),
   tools: z
     .array(z.custom<AnyTool>(isTool, 'must be created with defineTool'))
     .min(1, 'declare at least one tool'),

@@ -244,6 +244,35 @@ describe('createHttpClient: where credentials may go', () => {
     },
   );
 
+  it.each(['http://api.example.com', 'http://10.0.0.5:8080/api', 'http://128.0.0.1'])(
+    'refuses the plain-http base URL %s (insecure_base_url) unless allowInsecureHttp',
+    (baseUrl) => {
+      const create = (allowInsecureHttp?: boolean) =>
+        createHttpClient({
+          settings: { baseUrl, allowInsecureHttp },
+          defaultBaseUrl: 'https://x.example',
+          authorize: () => ({}),
+        });
+      expect(() => create()).toThrow(
+        expect.objectContaining({ code: 'insecure_base_url', message: expect.stringMatching(/clear text/) }),
+      );
+      expect(create(true).origin).toBe(new URL(baseUrl).origin);
+    },
+  );
+
+  it.each(['http://127.0.0.1:3000', 'http://127.8.9.10', 'http://localhost:8080/v1', 'http://[::1]:9'])(
+    'accepts plain http to the loopback host %s and reports its origin',
+    (baseUrl) => {
+      const created = createHttpClient({
+        settings: { baseUrl },
+        defaultBaseUrl: 'https://x.example/api',
+        authorize: () => ({}),
+      });
+      expect(created.origin).toBe(new URL(baseUrl).origin);
+      expect(created.defaultOrigin).toBe('https://x.example');
+    },
+  );
+
   it('keeps dots inside a segment (file names, versions)', async () => {
     const { fetch, requests } = recordingFetch(json({}));
     await client(fetch).request({}, { path: '/repos/octo/my.repo..v2/x.json' });

@@ -10,6 +10,11 @@ export interface ConnectorSettings {
   fetch?: typeof globalThis.fetch;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * Accept a plain `http://` base URL on a host that is not loopback. Off by default: credentials
+   * would travel in clear text. Loopback hosts (127.0.0.0/8, `::1`, `localhost`) never need it.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -52,6 +57,10 @@ export interface HttpResult<T> {
 
 /** A small fetch client shared by connectors: base URL, auth headers, JSON/form bodies, `HttpError` on non-2xx. */
 export interface HttpClient<Scope extends string = string> {
+  /** Origin (`scheme://host[:port]`) of the configured base URL: the only place credentials are sent. */
+  readonly origin: string;
+  /** Origin of the connector's default base URL (what it uses without a `baseUrl` setting). */
+  readonly defaultOrigin: string;
   /** Sends one request with the subject's credentials; throws what `mapError` makes of a non-2xx answer. */
   request<T = unknown>(credentials: Credentials, request: HttpRequest<Scope>): Promise<HttpResult<T>>;
 }
@@ -84,8 +93,20 @@ function compact(
 // model input (`owner: '..'`) could otherwise climb out of the resource it names.
 const dotSegment = /^(?:\.|%2e){1,2}$/i;
 
-/** The origin of a base URL; a setting that is not an http(s) URL fails when the connector is created. */
-function originOf(baseUrl: string): string {
+/** Whether a URL host is loopback: 127.0.0.0/8, `::1` or `localhost` (a `localhost` name included). */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  // The WHATWG parser has already normalised IPv4 forms (`127.1`, `0x7f.0.0.1`) to dotted quads.
+  return /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The origin of a base URL. A setting that is not an http(s) URL fails when the connector is
+ * created, and so does plain http to a host that is not loopback unless `allowInsecureHttp` says so:
+ * the credentials would otherwise cross the network in clear text.
+ */
+function originOf(baseUrl: string, allowInsecureHttp: boolean): string {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
@@ -96,6 +117,12 @@ function originOf(baseUrl: string): string {
     throw new PatchbayError(
       'invalid_settings',
       'baseUrl must be an http(s) URL, e.g. https://api.example.com (check the connector settings).',
+    );
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHostname(url.hostname)) {
+    throw new PatchbayError(
+      'insecure_base_url',
+      `baseUrl ${url.origin} is plain http to a host that is not loopback: credentials would be sent in clear text. Use https, or set allowInsecureHttp: true in the connector settings if this network is trusted.`,
     );
   }
   return url.origin;
@@ -144,8 +171,12 @@ export function createHttpClient<Scope extends string = string>(
   options: HttpClientOptions<Scope>,
 ): HttpClient<Scope> {
   const baseUrl = (options.settings.baseUrl ?? options.defaultBaseUrl).replace(/\/+$/, '');
-  const baseOrigin = originOf(baseUrl);
+  const allowInsecureHttp = options.settings.allowInsecureHttp === true;
+  const baseOrigin = originOf(baseUrl, allowInsecureHttp);
   return {
+    origin: baseOrigin,
+    // The default is the connector author's constant, checked like a setting all the same.
+    defaultOrigin: originOf(options.defaultBaseUrl.replace(/\/+$/, ''), allowInsecureHttp),
     async request<T>(credentials: Credentials, request: HttpRequest<Scope>): Promise<HttpResult<T>> {
       const fetchImpl = options.settings.fetch ?? globalThis.fetch;
       const url = requestUrl(baseUrl, baseOrigin, request.path);

@@ -16,6 +16,7 @@ export {
   type CredentialField,
   type Credentials,
   credentialFieldSchema,
+  displayIdentity,
   type Scope,
   scopeSchema,
   secretCredentialValues,
@@ -38,10 +39,12 @@ export {
   type HttpClientOptions,
   type HttpRequest,
   type HttpResult,
+  isLoopbackHostname,
   type MapError,
   verifyFailure,
 } from './http.js';
 export { invokeTool } from './invoke-tool.js';
+export { bindConnectionsToOrigins, type ConnectorOrigins, originMismatch } from './origin-binding.js';
 export type { AuditEntry, AuditSink } from './ports/audit-sink.js';
 export type { Checkpointer } from './ports/checkpointer.js';
 export type {

@@ -52,6 +52,8 @@ const codeErrorTypes = {
   invalid_definition: 'internal_error',
   /** A connector's settings are unusable, e.g. a `baseUrl` that is not http(s) — `@patchbay/connector`, connectors. */
   invalid_settings: 'internal_error',
+  /** A connector's `baseUrl` is plain `http://` to a host that is not loopback, without `allowInsecureHttp` — `@patchbay/connector`. */
+  insecure_base_url: 'internal_error',
   /** `patchbay.config.json` is not valid JSON or fails its schema — the CLI. */
   invalid_config: 'internal_error',
   /** `patchbay.config.json` exists but cannot be read — the CLI. */
@@ -72,6 +74,8 @@ const codeErrorTypes = {
   port_unavailable: 'internal_error',
   /** The secret key is not 32 bytes (base64 or hex) — the store. */
   invalid_secret_key: 'internal_error',
+  /** The secret key file can be read or written by group or others (like ssh's unprotected key file) — the store. */
+  insecure_key_file: 'internal_error',
   /** Stored credentials do not decrypt with this secret key — the store. */
   wrong_secret_key: 'internal_error',
   /** Another process held the database lock past the busy timeout — the store. */

@@ -1,5 +1,11 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { exceedsDepth, maxArgumentDepth, tooDeepMessage, toolAvailability } from '@patchbay/connector';
+import {
+  bindConnectionsToOrigins,
+  exceedsDepth,
+  maxArgumentDepth,
+  tooDeepMessage,
+  toolAvailability,
+} from '@patchbay/connector';
 import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { approvalGate } from './approval-gate.js';
 import { type CallState, errorMessage, type GateContext, noSecrets, secretsFor } from './gate-context.js';
@@ -61,7 +67,10 @@ export function routeStep(
   return { ok: true, value: entry };
 }
 
-/** Status: connector connected, enabled, not rate limited, scopes granted, `requires` met; yields the credentials. */
+/**
+ * Status: connector connected (with credentials verified against the origin it is configured for),
+ * enabled, not rate limited, scopes granted, `requires` met; yields the credentials.
+ */
 export async function statusStep(
   context: GateContext,
   entry: ToolEntry,
@@ -69,7 +78,12 @@ export async function statusStep(
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
   if (tool.connectorId === undefined && tool.requires.length === 0) return { ok: true, value: {} };
-  const state = await context.statusSource.load(subject);
+  // A connection verified against another origin than its connector's configured one loses its
+  // credentials here, before anything can hand them to a tool.
+  const state = bindConnectionsToOrigins(
+    await context.statusSource.load(subject),
+    Object.values(context.origins),
+  );
   const ids = new Set(tool.requires);
   if (tool.connectorId !== undefined) ids.add(tool.connectorId);
   const at = context.now();

@@ -1,4 +1,11 @@
-import type { AuditSink, Credentials, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
+import type {
+  AuditSink,
+  ConnectorOrigins,
+  Credentials,
+  Proposal,
+  ProposalStore,
+  StatusSource,
+} from '@patchbay/connector';
 import { secretCredentialValues } from '@patchbay/connector';
 import type { Logger } from 'pino';
 import type { CallProgress } from './agent.js';
@@ -38,6 +45,8 @@ export interface GateContext {
   readonly setupUrls: Record<string, string>;
   /** Names of each connector's secret credential fields; other fields (a site, an account SID) stay readable. */
   readonly secretFields: Record<string, readonly string[]>;
+  /** Where each connector sends credentials: a connection verified against another origin is not used. */
+  readonly origins: Record<string, ConnectorOrigins>;
   readonly limits: GateLimits;
   /** Where refusals of tampered proposals are recorded; they are logged either way. */
   readonly audit: AuditSink | undefined;

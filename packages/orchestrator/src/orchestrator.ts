@@ -195,6 +195,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     validator: new JsonSchemaValidator(),
     setupUrls: {},
     secretFields: {},
+    origins: {},
     limits: {
       defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
       healthTimeoutMs: options.healthTimeoutMs ?? 1_000,
@@ -263,6 +264,11 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
 
   for (const connector of options.connectors ?? []) {
     context.setupUrls[connector.id] = connector.setupUrl;
+    context.origins[connector.id] = {
+      id: connector.id,
+      origin: connector.origin,
+      defaultOrigin: connector.defaultOrigin,
+    };
     context.secretFields[connector.id] = connector.auth.fields
       .filter((field) => field.secret !== false)
       .map((field) => field.name);

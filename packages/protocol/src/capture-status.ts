@@ -1,4 +1,5 @@
 import {
+  bindConnectionsToOrigins,
   type Connector,
   type ConnectorStatusEntry,
   type StatusSnapshot,
@@ -54,15 +55,18 @@ async function runVerify(connector: Connector, connection: StoredConnection, tim
 
 /**
  * Captures one subject's connector status: stored connections, admin policy and rate limits from
- * the source, optionally checked live. Precedence: disabled by admin, then rate limited (until a
+ * the source, optionally checked live. A connection verified against another origin than its
+ * connector is now configured for is `invalid_credentials` (and not verified). Precedence: disabled by admin, then rate limited (until a
  * future time), then a recorded credential error, then connected, else not configured.
  */
 export async function captureStatus(options: CaptureStatusOptions): Promise<StatusSnapshot> {
   const { source, subject, verify } = options;
   const now = readClock(options.now);
   const nowMs = now.getTime();
-  const state = await source.load(subject);
   const connectors = [...options.connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Before anything reads credentials: a connection verified against another origin than the
+  // connector's configured one is invalid here, and is never verified live against the new origin.
+  const state = bindConnectionsToOrigins(await source.load(subject), connectors);
   const stored = statusEntriesFromState(
     state,
     connectors.map((connector) => connector.id),

@@ -19,7 +19,12 @@ export interface InMemoryStatusSource extends StatusSource {
   connect(
     subject: string,
     connectorId: string,
-    connection: { credentials: Credentials; scopes?: string[] },
+    connection: {
+      credentials: Credentials;
+      scopes?: string[];
+      /** Origin the credentials were verified against (`connector.origin`); default: the connector's default origin. */
+      verifiedOrigin?: string;
+    },
   ): void;
   /** Removes a subject's connection. */
   disconnect(subject: string, connectorId: string): void;
@@ -89,11 +94,12 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
       const connection = connections.get(subject)?.get(connectorId);
       if (connection) connection.credentialError = error;
     },
-    connect(subject, connectorId, { credentials, scopes = [] }) {
+    connect(subject, connectorId, { credentials, scopes = [], verifiedOrigin }) {
       subjectMap(connections, subject).set(connectorId, {
         connectorId,
         credentials: { ...credentials },
         scopes: [...scopes],
+        ...(verifiedOrigin === undefined ? {} : { verifiedOrigin }),
       });
     },
     disconnect(subject, connectorId) {

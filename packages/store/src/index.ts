@@ -1,8 +1,11 @@
+export { patchbayApplicationId } from './database-file.js';
 export { type Migration, migrate, migrations } from './migrations.js';
 export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
 export {
+  allowInsecureKeyFileEnv,
   findSecretKey,
   parseSecretKey,
+  type ResolveSecretKeyOptions,
   resolveSecretKey,
   secretKeyEnv,
   secretKeyFileName,

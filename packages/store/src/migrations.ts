@@ -215,6 +215,14 @@ export const migrations: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 7,
+    name: 'connection_verified_origin',
+    // NULL for rows from before: readers take them as verified against the connector's default
+    // origin (see bindConnectionsToOrigins in @patchbay/connector), so a changed baseUrl still
+    // does not receive them.
+    sql: 'ALTER TABLE connections ADD COLUMN verified_origin TEXT;',
+  },
 ];
 
 /**

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { openStoreDatabase } from './database-file.js';
 import { defaultHome } from './home.js';
 import { migrate } from './migrations.js';
 import { createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
-import { resolveSecretKey } from './secret-key.js';
-import { openDatabase, retryWhileBusy } from './sqlite-database.js';
+import { allowInsecureKeyFileEnv, resolveSecretKey } from './secret-key.js';
+import { retryWhileBusy } from './sqlite-database.js';
 import { SqliteHandle } from './sqlite-handle.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { PatchbayStore } from './store.js';
@@ -39,6 +40,11 @@ export interface OpenStoreOptions {
    * has its results cut with a note of their full size; other messages over it are refused.
    */
   maxThreadMessageChars?: number;
+  /**
+   * Use a secret key file that group or others can read or write (default false: refused with
+   * `insecure_key_file`, as ssh refuses such a private key). `PATCHBAY_ALLOW_INSECURE_KEY_FILE=1` does the same.
+   */
+  allowInsecureKeyFile?: boolean;
   /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` / `PATCHBAY_DATABASE_URL` from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -46,7 +52,10 @@ export interface OpenStoreOptions {
 /**
  * Opens the store: SQLite by default (created and migrated at once, safe to open from several
  * processes), or Postgres for a `postgres://` URL (connected and migrated in the background; the
- * first operation waits for it and reports its failure). The secret key is resolved lazily, on the
+ * first operation waits for it and reports its failure). A new SQLite file is created 0600 in a
+ * 0700 directory and marked with Patchbay's `application_id`; a 0-byte file, another program's
+ * database or a file that is not SQLite is `store_corrupt`, never replaced by a new empty store.
+ * The secret key is resolved lazily, on the
  * first credential read or write.
  */
 export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
@@ -68,7 +77,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
   const path = resolve(url ?? options.path ?? join(home, 'patchbay.db'));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  const database = openDatabase(path, busyTimeoutMs);
+  const database = openStoreDatabase(path, busyTimeoutMs);
   const handle = new SqliteHandle(database, path);
   try {
     handle.guard((open) => retryWhileBusy(() => migrate(open), busyTimeoutMs));
@@ -76,7 +85,9 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
     database.close();
     throw error;
   }
-  return new SqliteStore(handle, () => resolveSecretKey(home, options.secretKey, environment), {
+  const allowInsecureKeyFile = options.allowInsecureKeyFile ?? environment[allowInsecureKeyFileEnv] === '1';
+  const resolveKey = () => resolveSecretKey(home, options.secretKey, environment, { allowInsecureKeyFile });
+  return new SqliteStore(handle, resolveKey, {
     maxThreadMessageChars: options.maxThreadMessageChars,
     watchIntervalMs: options.watchIntervalMs,
   });

@@ -141,4 +141,11 @@ export const postgresMigrations: readonly Migration[] = [
         EXECUTE FUNCTION announce_status_change();
     `,
   },
+  {
+    version: 2,
+    name: 'connection_verified_origin',
+    // As SQLite's step 7: NULL for rows from before, read as verified against the connector's
+    // default origin, so a changed baseUrl still does not receive them.
+    sql: 'ALTER TABLE connections ADD COLUMN verified_origin TEXT;',
+  },
 ];

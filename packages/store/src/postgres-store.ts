@@ -1,4 +1,10 @@
-import type { Credentials, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector';
+import {
+  type Credentials,
+  displayIdentity,
+  type StatusChange,
+  type StoredConnection,
+  type SubjectState,
+} from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import { seal, unseal } from './credential-cipher.js';
 import { PostgresAuditLog } from './postgres-audit-log.js';
@@ -154,7 +160,7 @@ export class PostgresStore implements PatchbayStore {
       else if (item.part === 'limit') rateLimitedUntil[item.connector_id] = item.until!;
       else {
         const row = fromJsonRow(item.row!);
-        const { connectorId, scopes, credentialError, verifiedAt } = summary(row);
+        const { connectorId, scopes, credentialError, verifiedAt, verifiedOrigin } = summary(row);
         const connection: StoredConnection = {
           connectorId,
           credentials: await this.decrypt(subject, row),
@@ -162,6 +168,7 @@ export class PostgresStore implements PatchbayStore {
         };
         if (credentialError !== undefined) connection.credentialError = credentialError;
         if (verifiedAt !== undefined) connection.verifiedAt = verifiedAt;
+        if (verifiedOrigin !== undefined) connection.verifiedOrigin = verifiedOrigin;
         connections.push(connection);
       }
     }
@@ -198,15 +205,18 @@ export class PostgresStore implements PatchbayStore {
       credentialContext(subject, connection.connectorId),
     );
     const now = new Date().toISOString();
+    // Identity is display-only and stored in the clear: one that holds a credential value is dropped.
+    const identity = displayIdentity(connection.identity, connection.credentials, connection.secretFields);
     await this.handle.transaction(async (client) => {
       await client.query(
         `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
-           scopes, identity, credential_error, verified_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $9, $9)
+           scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $10, $9, $9)
          ON CONFLICT (subject, connector_id) DO UPDATE SET
            credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
            credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
-           credential_error = NULL, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+           credential_error = NULL, verified_at = excluded.verified_at,
+           verified_origin = excluded.verified_origin, updated_at = excluded.updated_at`,
         [
           subject,
           connection.connectorId,
@@ -214,9 +224,10 @@ export class PostgresStore implements PatchbayStore {
           sealed.iv,
           sealed.tag,
           JSON.stringify(connection.scopes),
-          connection.identity ?? null,
+          identity ?? null,
           connection.verifiedAt ?? now,
           now,
+          connection.verifiedOrigin ?? null,
         ],
       );
       await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [

@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
 
@@ -8,6 +8,9 @@ export const secretKeyLength = 32;
 
 /** Environment variable holding the store's secret key (base64 or hex of 32 bytes). */
 export const secretKeyEnv = 'PATCHBAY_SECRET_KEY';
+
+/** Environment variable that, set to `1`, accepts a key file group or others can read (not recommended). */
+export const allowInsecureKeyFileEnv = 'PATCHBAY_ALLOW_INSECURE_KEY_FILE';
 
 /** Name of the key file created under the Patchbay home when no key is configured. */
 export const secretKeyFileName = 'secret.key';
@@ -35,17 +38,41 @@ export interface ResolvedSecretKey {
   origin: string;
 }
 
+/** Options of {@link resolveSecretKey}. */
+export interface ResolveSecretKeyOptions {
+  /** Accept a key file with group or other permission bits (default false). */
+  allowInsecureKeyFile?: boolean | undefined;
+}
+
+/**
+ * Refuses a key file that group or others may read or write, the way ssh refuses an unprotected
+ * private key: anyone who can read it can decrypt every stored credential and forge approvals.
+ * (Windows has no such mode bits; its ACLs are not checked here.)
+ */
+function checkKeyFileMode(file: string, options: ResolveSecretKeyOptions): void {
+  if (options.allowInsecureKeyFile || process.platform === 'win32') return;
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) === 0) return;
+  throw new PatchbayError(
+    'insecure_key_file',
+    `UNPROTECTED SECRET KEY FILE: permissions 0${mode.toString(8)} for ${file} are too open; it must not be accessible by others. ` +
+      `Run: chmod 600 ${file} (or set ${allowInsecureKeyFileEnv}=1 to use it anyway).`,
+  );
+}
+
 /**
  * Resolves the store's key: an explicit key, else `PATCHBAY_SECRET_KEY`, else `<home>/secret.key`,
- * which is created with mode 0600 on first use. Creation uses an exclusive open so two processes
- * starting together agree on one key.
+ * which is created with mode 0600 on first use and refused (`insecure_key_file`) when group or
+ * others have access to it. Creation uses an exclusive open so two processes starting together
+ * agree on one key.
  */
 export function resolveSecretKey(
   home: string,
   explicit: string | Uint8Array | undefined,
   environment: NodeJS.ProcessEnv = process.env,
+  options: ResolveSecretKeyOptions = {},
 ): ResolvedSecretKey {
-  const found = findSecretKey(home, explicit, environment);
+  const found = findSecretKey(home, explicit, environment, options);
   if (found) return found;
   const file = join(home, secretKeyFileName);
   mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -56,14 +83,20 @@ export function resolveSecretKey(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+  const text = readFileSync(file, 'utf8');
+  checkKeyFileMode(file, options);
+  return { key: parseSecretKey(text, file), origin: file };
 }
 
-/** The configured key (explicit, environment or an existing key file), or undefined: never creates one. */
+/**
+ * The configured key (explicit, environment or an existing key file), or undefined: never creates
+ * one. An existing key file that group or others can access is refused (`insecure_key_file`).
+ */
 export function findSecretKey(
   home: string,
   explicit: string | Uint8Array | undefined,
   environment: NodeJS.ProcessEnv = process.env,
+  options: ResolveSecretKeyOptions = {},
 ): ResolvedSecretKey | undefined {
   if (explicit !== undefined) {
     if (typeof explicit === 'string')
@@ -79,7 +112,9 @@ export function findSecretKey(
   }
   const file = join(home, secretKeyFileName);
   try {
-    return { key: parseSecretKey(readFileSync(file, 'utf8'), file), origin: file };
+    const text = readFileSync(file, 'utf8');
+    checkKeyFileMode(file, options);
+    return { key: parseSecretKey(text, file), origin: file };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

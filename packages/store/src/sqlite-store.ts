@@ -1,4 +1,10 @@
-import type { Credentials, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector';
+import {
+  type Credentials,
+  displayIdentity,
+  type StatusChange,
+  type StoredConnection,
+  type SubjectState,
+} from '@patchbay/connector';
 import { seal, unseal } from './credential-cipher.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
@@ -124,10 +130,11 @@ export class SqliteStore implements PatchbayStore {
       })),
     );
     const connections: StoredConnection[] = rows.map((row) => {
-      const { connectorId, scopes, credentialError, verifiedAt } = summary(row);
+      const { connectorId, scopes, credentialError, verifiedAt, verifiedOrigin } = summary(row);
       const connection: StoredConnection = { connectorId, credentials: this.decrypt(subject, row), scopes };
       if (credentialError !== undefined) connection.credentialError = credentialError;
       if (verifiedAt !== undefined) connection.verifiedAt = verifiedAt;
+      if (verifiedOrigin !== undefined) connection.verifiedOrigin = verifiedOrigin;
       return connection;
     });
     return {
@@ -163,10 +170,14 @@ export class SqliteStore implements PatchbayStore {
     );
   }
 
-  /** Encrypts and stores a verified connection. */
+  /**
+   * Encrypts and stores a verified connection. An identity holding a credential value (a verify that
+   * echoes the token) is dropped, never stored: identity is display-only and sits in the clear.
+   */
   async saveConnection(subject: string, connection: SaveConnectionInput): Promise<void> {
     requireName(subject, 'subject');
     requireName(connection.connectorId, 'connectorId');
+    const identity = displayIdentity(connection.identity, connection.credentials, connection.secretFields);
     const { key } = this.key();
     const sealed = seal(
       key,
@@ -179,12 +190,13 @@ export class SqliteStore implements PatchbayStore {
         database
           .prepare(
             `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
-               scopes, identity, credential_error, verified_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+               scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
              ON CONFLICT (subject, connector_id) DO UPDATE SET
                credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
                credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
-               credential_error = NULL, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+               credential_error = NULL, verified_at = excluded.verified_at,
+               verified_origin = excluded.verified_origin, updated_at = excluded.updated_at`,
           )
           .run(
             subject,
@@ -193,8 +205,9 @@ export class SqliteStore implements PatchbayStore {
             sealed.iv,
             sealed.tag,
             JSON.stringify(connection.scopes),
-            connection.identity ?? null,
+            identity ?? null,
             connection.verifiedAt ?? now,
+            connection.verifiedOrigin ?? null,
             now,
             now,
           );

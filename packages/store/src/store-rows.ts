@@ -24,6 +24,8 @@ export interface ConnectionRow {
   identity: string | null;
   credential_error: string | null;
   verified_at: string | null;
+  /** Origin (scheme://host:port) the credentials were verified against; NULL for rows from before. */
+  verified_origin: string | null;
 }
 
 /** A row as listed: never decrypted. */
@@ -36,6 +38,7 @@ export function summary(row: ConnectionRow): ConnectionSummary {
   if (row.identity !== null) result.identity = row.identity;
   if (row.credential_error !== null) result.credentialError = row.credential_error;
   if (row.verified_at !== null) result.verifiedAt = row.verified_at;
+  if (row.verified_origin !== null) result.verifiedOrigin = row.verified_origin;
   return result;
 }
 

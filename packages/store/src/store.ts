@@ -21,6 +21,8 @@ export interface ConnectionSummary {
   credentialError?: string | undefined;
   /** ISO time of the last verification. */
   verifiedAt?: string | undefined;
+  /** Origin the connector was configured for when the credentials were verified (absent on older rows). */
+  verifiedOrigin?: string | undefined;
 }
 
 /** What a successful connect stores. */
@@ -29,9 +31,17 @@ export interface SaveConnectionInput {
   /** Secret; encrypted before it reaches the file. */
   credentials: Credentials;
   scopes: string[];
+  /** Who the credentials belong to, for display; dropped when it holds a credential value. */
   identity?: string | undefined;
   /** ISO time of the verification; defaults to now. */
   verifiedAt?: string | undefined;
+  /**
+   * Origin the connector was configured for when `verify` accepted the credentials (`connector.origin`).
+   * Readers refuse the credentials to a connector configured for another origin.
+   */
+  verifiedOrigin?: string | undefined;
+  /** Names of the secret credential fields, which `identity` must not contain; default every field. */
+  secretFields?: readonly string[] | undefined;
 }
 
 /** One admin rule: a connector disabled for one subject, or for everyone (`subject` undefined). */

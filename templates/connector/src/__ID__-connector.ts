@@ -27,6 +27,9 @@ export function create__Name__(settings: __Name__Settings = {}): Connector {
     capabilities: ['read items', 'create items'],
     wouldEnable: ['Look up and create __NAME__ items from chat'],
     setupUrl: 'https://__ID__.example/settings/tokens',
+    // Stored credentials are bound to this origin: a changed baseUrl makes them invalid, never sent.
+    origin: client.origin,
+    defaultOrigin: client.defaultOrigin,
     tools: create__Name__Tools(client),
     async verify(credentials, options) {
       try {

@@ -1,6 +1,7 @@
 import {
   type Connector,
   type Credentials,
+  displayIdentity,
   secretCredentialValues,
   type VerifyResult,
 } from '@patchbay/connector';
@@ -165,10 +166,10 @@ export const connectCommand: Command = {
     const connector = await runtime.connector(id!);
     const credentials = await collectCredentials(connector, values, runtime);
     // Fields declared `secret: false` (a region, an account SID) stay readable, as everywhere else.
-    const secrets = secretCredentialValues(
-      credentials,
-      connector.auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
-    );
+    const secretFields = connector.auth.fields
+      .filter((field) => field.secret !== false)
+      .map((field) => field.name);
+    const secrets = secretCredentialValues(credentials, secretFields);
     for (const value of secrets) runtime.addSecret(value);
     let result: VerifyResult;
     let connectorFailed = false;
@@ -182,11 +183,16 @@ export const connectCommand: Command = {
     const { subject } = runtime.settings;
     const store = runtime.store();
     if (result.valid) {
+      // Display-only: an identity that echoes a credential is neither stored nor printed.
+      const identity = displayIdentity(result.identity, credentials, secretFields);
       await store.saveConnection(subject, {
         connectorId: connector.id,
         credentials,
         scopes: result.scopes,
-        identity: result.identity,
+        identity,
+        secretFields,
+        // The credentials are bound to where they were verified: another baseUrl will not get them.
+        verifiedOrigin: connector.origin,
       });
       await store.audit.append({
         event: 'connector_connected',
@@ -199,11 +205,11 @@ export const connectCommand: Command = {
           connector: connector.id,
           status: 'connected',
           scopes: result.scopes,
-          identity: result.identity,
+          identity,
         });
       } else {
         runtime.print(
-          `Connected ${connector.name}${result.identity ? ` as ${result.identity}` : ''} for ${subject}. ` +
+          `Connected ${connector.name}${identity ? ` as ${identity}` : ''} for ${subject}. ` +
             `Granted scopes: ${result.scopes.length ? result.scopes.join(', ') : 'none'}.`,
         );
       }

@@ -12,15 +12,38 @@ export const connectorsCommand: Command = {
   positionals: { required: [] },
   async run(runtime) {
     // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
-    const { captureStatus, connectorStatusWire } = await import('@patchbay/protocol');
+    const [{ captureStatus, connectorStatusWire }, { displayIdentity }] = await Promise.all([
+      import('@patchbay/protocol'),
+      import('@patchbay/connector'),
+    ]);
     const { subject } = runtime.settings;
     const connectors = await runtime.connectors();
     const store = runtime.store();
-    const [snapshot, summaries] = await Promise.all([
+    const [snapshot, summaries, state] = await Promise.all([
       captureStatus({ connectors, source: store, subject }),
       store.listConnections(subject),
+      store.load(subject),
     ]);
-    const identities = new Map(summaries.map((summary) => [summary.connectorId, summary.identity]));
+    // Rows written before identities were checked may hold one that echoes the token: never print it.
+    const credentialsOf = new Map(
+      state.connections.map((connection) => [connection.connectorId, connection]),
+    );
+    const secretFieldsOf = new Map(
+      connectors.map((connector) => [
+        connector.id,
+        connector.auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
+      ]),
+    );
+    const identities = new Map(
+      summaries.map((summary) => [
+        summary.connectorId,
+        displayIdentity(
+          summary.identity,
+          credentialsOf.get(summary.connectorId)?.credentials,
+          secretFieldsOf.get(summary.connectorId),
+        ),
+      ]),
+    );
     const wire = connectorStatusWire(snapshot, { connectors, includeDisabled: true });
     const items = connectors.map((connector) => {
       const entry = snapshot.connectors[connector.id]!;

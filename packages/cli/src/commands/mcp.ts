@@ -66,18 +66,22 @@ function audited(
 /** `patchbay mcp`: serves the user's usable connectors to an MCP host, over stdio or streamable HTTP. */
 export const mcpCommand: Command = {
   name: 'mcp',
-  usage: '[--http [--port N] [--host 127.0.0.1]] [--refresh-interval MS] [--mcp-config FILE]',
+  usage:
+    '[--http [--port N] [--host 127.0.0.1] [--token T] [--allow-origin URL ...]] [--refresh-interval MS] [--mcp-config FILE]',
   summary:
     'Serve the connected connectors and the MCP servers of mcp-servers.json to an MCP host (stdio; --http for streamable HTTP)',
   examples: [
     'patchbay mcp                                  # stdio, for Claude Desktop, Cursor and other hosts',
     'patchbay mcp --user alice',
     `patchbay mcp --http --port ${defaultMcpPort}              # http://127.0.0.1:${defaultMcpPort}/mcp`,
+    'PATCHBAY_MCP_TOKEN=… patchbay mcp --http       # every request must send Authorization: Bearer …',
   ],
   options: {
     http: { type: 'boolean', default: false },
     port: { type: 'string' },
     host: { type: 'string' },
+    token: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
     'refresh-interval': { type: 'string' },
     'mcp-config': { type: 'string' },
   },
@@ -86,9 +90,21 @@ export const mcpCommand: Command = {
     const { createMcpGateway, isLoopbackHost, serveMcpGatewayHttp } = await import('@patchbay/mcp');
     const { createOrchestrator } = await import('@patchbay/orchestrator');
     const http = values.http === true;
-    if (!http && (values.port !== undefined || values.host !== undefined)) {
-      throw usageError('--port and --host apply to --http only.');
+    const allowOrigins = values['allow-origin'] as string[] | undefined;
+    if (
+      !http &&
+      (values.port !== undefined ||
+        values.host !== undefined ||
+        values.token !== undefined ||
+        allowOrigins !== undefined)
+    ) {
+      throw usageError('--port, --host, --token and --allow-origin apply to --http only.');
     }
+    // The environment is the better place for it: a command line is visible to every local user.
+    const token =
+      (values.token as string | undefined) ?? (runtime.settings.env.PATCHBAY_MCP_TOKEN || undefined);
+    if (token !== undefined && token.trim() === '') throw usageError('--token must not be empty.');
+    if (token !== undefined) runtime.addSecret(token);
     const port = parseInteger(values.port, '--port', 0, 65_535) ?? defaultMcpPort;
     const host = (values.host as string | undefined) ?? '127.0.0.1';
     if (!isLoopbackHost(host)) {
@@ -137,18 +153,22 @@ export const mcpCommand: Command = {
     };
     try {
       if (http) {
-        const served = await serveMcpGatewayHttp({ gateway: gatewayOptions, host, port }).catch(
-          (error: unknown) => {
-            const code = (error as NodeJS.ErrnoException).code;
-            if (code === 'EADDRINUSE' || code === 'EACCES') {
-              throw new CliError(
-                'port_unavailable',
-                `Cannot listen on ${host}:${port} (${code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pick another with --port, or --port 0 for a free one.`,
-              );
-            }
-            throw error;
-          },
-        );
+        const served = await serveMcpGatewayHttp({
+          gateway: gatewayOptions,
+          host,
+          port,
+          ...(http && token !== undefined ? { token } : {}),
+          ...(allowOrigins === undefined ? {} : { allowedOrigins: allowOrigins }),
+        }).catch((error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE' || code === 'EACCES') {
+            throw new CliError(
+              'port_unavailable',
+              `Cannot listen on ${host}:${port} (${code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}). Pick another with --port, or --port 0 for a free one.`,
+            );
+          }
+          throw error;
+        });
         runtime.note(`patchbay mcp: serving ${serving} for "${subject}" at ${served.url}`);
         await untilStopped();
         await served.close();

@@ -11,6 +11,12 @@ export interface StoredConnection {
   credentialError?: string | undefined;
   /** ISO time of the last verification. */
   verifiedAt?: string | undefined;
+  /**
+   * Origin (`scheme://host[:port]`) the connector was configured for when these credentials were
+   * verified; undefined for connections stored before it was recorded or for connectors that declare
+   * none. A connector now configured for another origin treats them as invalid (see `bindConnectionsToOrigins`).
+   */
+  verifiedOrigin?: string | undefined;
 }
 
 /** Everything a status source knows about one subject, read in one round trip. */

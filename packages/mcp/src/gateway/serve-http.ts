@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { redactString } from '@patchbay/envelope';
+import { PatchbayError, redactString } from '@patchbay/envelope';
 import { createRedactingLogger, type SecretSource } from '@patchbay/orchestrator';
 import type { Logger } from 'pino';
 import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
@@ -26,6 +26,19 @@ export interface McpGatewayHttpOptions {
    * the notification stream open is never idle.
    */
   sessionIdleTimeoutMs?: number;
+  /**
+   * Origins (`scheme://host:port`) a browser may call from: a request with an `Origin` header not in
+   * this list is refused with 403, so a web page the user visits cannot drive the gateway (the MCP
+   * transport specification requires servers to validate `Origin`). Default: the loopback origins of
+   * the served port (`http://127.0.0.1:PORT`, `http://localhost:PORT`, `http://[::1]:PORT`).
+   * Requests without `Origin` (hosts that are not browsers) are not affected.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * A bearer token every request must carry (`Authorization: Bearer <token>`), compared in constant
+   * time; otherwise 401. For hosts that can send a header; off by default.
+   */
+  token?: string;
   /** A pino logger; silent by default. */
   logger?: Logger;
   /**
@@ -80,6 +93,37 @@ function sendJsonRpcError(response: ServerResponse, status: number, code: number
 }
 
 class BodyTooLarge extends Error {}
+
+/** The loopback origins of a port: what a page served by this machine on that port sends. */
+function loopbackOrigins(port: number): string[] {
+  return ['127.0.0.1', 'localhost', '[::1]'].flatMap((name) => [
+    `http://${name}:${port}`,
+    `https://${name}:${port}`,
+  ]);
+}
+
+/** An origin as `URL.origin` writes it (lowercase host, default port dropped), or the text unchanged. */
+function normalizeOrigin(origin: string): string {
+  try {
+    const normalized = new URL(origin).origin;
+    return normalized === 'null' ? origin : normalized;
+  } catch {
+    return origin;
+  }
+}
+
+/** SHA-256 of a string: equal-length inputs for `timingSafeEqual`, whatever the lengths given. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
+function hasBearer(request: IncomingMessage, expected: Buffer): boolean {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  // A missing header is compared too, so the time taken says nothing about what was sent.
+  return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
+}
 
 // Headers that carry credentials; their values are kept out of every log line.
 const credentialHeaders = [
@@ -146,14 +190,16 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
 /**
  * Serves the gateway over MCP streamable HTTP: one gateway (and status watch) per session, created at
  * `initialize` and dropped on `DELETE`, close, or after `sessionIdleTimeoutMs` with nothing open. Bound to a loopback address, requests whose `Host`
- * header names another host are refused, so a web page cannot reach it through DNS rebinding.
+ * header names another host are refused, so a web page cannot reach it through DNS rebinding; a
+ * request whose `Origin` is not in `allowedOrigins` is refused (403), and with `token` every request
+ * must carry it as a bearer token (401).
  */
 export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promise<McpGatewayHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const headerSecrets = new RecentValues(maxRememberedHeaderValues);
-  const configured = [options.secrets, options.gateway.secrets];
+  const configured = [options.secrets, options.gateway.secrets, options.token ? [options.token] : undefined];
   const secrets = () => [...configured.flatMap((source) => [...valuesOf(source)]), ...headerSecrets];
   const log = createRedactingLogger({
     logger: options.logger,
@@ -163,6 +209,12 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
   const idleTimeoutMs = options.sessionIdleTimeoutMs ?? defaultSessionIdleTimeoutMs;
   const loopbackOnly = isLoopbackHost(host);
   const sessions = new Map<string, Session>();
+  if (options.token !== undefined && options.token.trim() === '') {
+    throw new PatchbayError('invalid_gateway_options', 'The HTTP gateway token must not be empty.');
+  }
+  const tokenDigest = options.token === undefined ? undefined : digest(options.token);
+  // Filled in once the port is known (port 0 picks one).
+  let allowedOrigins = new Set<string>();
 
   function forget(sessionId: string): void {
     const session = sessions.get(sessionId);
@@ -226,6 +278,19 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
       sendJsonRpcError(response, 403, -32600, 'Forbidden: this gateway answers loopback hosts only');
       return;
     }
+    // Browsers always send Origin on cross-origin requests: a page elsewhere is refused before it
+    // can open a session that acts with the user's stored credentials.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(normalizeOrigin(origin))) {
+      log.warn({ origin }, 'request from a disallowed origin refused');
+      sendJsonRpcError(response, 403, -32600, 'Forbidden: requests from this Origin are not allowed');
+      return;
+    }
+    if (tokenDigest !== undefined && !hasBearer(request, tokenDigest)) {
+      response.setHeader('www-authenticate', 'Bearer');
+      sendJsonRpcError(response, 401, -32600, 'Unauthorized: send Authorization: Bearer <token>');
+      return;
+    }
     const header = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
@@ -278,6 +343,7 @@ export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promi
     });
   });
   const { port } = server.address() as AddressInfo;
+  allowedOrigins = new Set((options.allowedOrigins ?? loopbackOrigins(port)).map(normalizeOrigin));
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 
   return {
