@@ -42,8 +42,11 @@ function applyStatus(source, connectors, spec = {}, at) {
     source.setRateLimit(evalSubject, id, undefined);
     source.disconnect(evalSubject, id);
     const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
+    // As `patchbay connect` does, the connection records the origin it was verified against, so a
+    // connector without a default origin (Jira: every site is its own) is bound like a real one.
+    const verified = connector.origin === undefined ? {} : { verifiedOrigin: connector.origin };
     const connect = () =>
-      source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes });
+      source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes, ...verified });
     if (entry.status === 'connected') connect();
     else if (entry.status === 'invalid_credentials') {
       connect();
