@@ -14,14 +14,15 @@ const scenario = (id: string) => scenarios.find((candidate) => candidate.id === 
 describe('what the report shows of a run', () => {
   it('every turn with its message, tool calls and reply, so a failing earlier turn is visible', async () => {
     const longGap = scenario('long-gap');
-    // advertise-everything fails the first of the two turns: it tries Slack although it is not connected.
+    // advertise-everything fails the first of the two turns: it tries Slack although it is not connected
+    // (not offered, so the turn refuses the call without sending it).
     const run = await runScenario(longGap, baselines['advertise-everything']());
     const result = checkScenario(longGap, run);
     expect(result.failed[0]!.turn).toBe(1);
 
     const transcript = transcriptOf(longGap, run);
     expect(transcript).toContain(
-      `Turn 1 · 2026-11-16T09:00:00Z\nUser: ${longGap.turns[0].user}\nTools: slack_post_message → `,
+      `Turn 1 · 2026-11-16T09:00:00Z\nUser: ${longGap.turns[0].user}\nTools: slack_post_message (not sent: not_offered)`,
     );
     expect(transcript).toContain(`Reply: ${run.turns[0].reply}`);
     expect(transcript).toContain(`Turn 2 · 2026-11-20T15:00:00Z\nUser: OK, do it now`);

@@ -21,6 +21,11 @@ export interface CallState {
   cancelled: boolean;
   /** Whether the tool was in the list this model call was offered. */
   offered: boolean;
+  /**
+   * For a tool of an installed connector that was not offered: why (its connector is not connected,
+   * lacks a scope, is rate limited), answered instead of a bare `tool_unavailable`. Nothing runs either way.
+   */
+  notOfferedBecause?: Envelope | undefined;
 }
 
 /** The turn's fixed rules the decision applies. */
@@ -115,6 +120,7 @@ const skipAnswers: Record<
       userMessage: `A step runs at most ${rules.maxCallsPerStep} tool calls; this one was not run. Call it in a later step if it is still needed.`,
     }),
   not_offered: (call) =>
+    call.notOfferedBecause ??
     failure('tool_unavailable', {
       userMessage: `${call.toolName} is not one of the tools available now; it was not run.`,
       retryable: false,

@@ -106,6 +106,8 @@ export async function runStepCalls(
     offered: ReadonlySet<string>;
     /** Tool name → the agent serving it, for the trace. */
     owners?: ReadonlyMap<string, string>;
+    /** Tool name → why an installed connector's tool is not offered (see `ToolOffer.unavailable`). */
+    unavailable?: ReadonlyMap<string, Envelope>;
   },
   context: StepCallsContext,
 ): Promise<StepCallsResult> {
@@ -140,6 +142,7 @@ export async function runStepCalls(
       positionInStep,
       cancelled: context.signal?.aborted === true,
       offered: step.offered.has(call.toolName),
+      notOfferedBecause: step.unavailable?.get(call.toolName),
     };
     const action = decideCall(state, memory, context.rules);
     const record: TurnCall = {

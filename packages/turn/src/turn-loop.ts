@@ -74,7 +74,14 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     if (toolCalls.length === 0) return { kind: 'replied', text };
 
     const step = await runStepCalls(
-      { index, text, toolCalls, offered: new Set(offer.names), owners: offer.owners },
+      {
+        index,
+        text,
+        toolCalls,
+        offered: new Set(offer.names),
+        owners: offer.owners,
+        unavailable: offer.unavailable,
+      },
       context,
     );
     context.stored.push(step.assistant, step.results);

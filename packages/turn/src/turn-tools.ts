@@ -1,5 +1,6 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import { type Connector, type StatusSnapshot, type ToolEffect, toolAvailability } from '@patchbay/connector';
+import type { Envelope } from '@patchbay/envelope';
 import type { Agent, AgentHealth, AgentTool } from '@patchbay/orchestrator';
 import {
   exposedTools,
@@ -18,6 +19,13 @@ export interface ToolOffer {
   tools: LanguageModelV4FunctionTool[];
   /** Name → id of the agent that serves it (connector agents as `connector:<id>`); not for the meta-tool. */
   owners: ReadonlyMap<string, string>;
+  /**
+   * Name → why a tool of an installed connector is not offered now (`connector_not_configured` with
+   * its setup URL, `permission_denied` with the missing scopes, `rate_limited`, …), so a model that
+   * calls it anyway learns what the user can do. Connectors an admin disabled are not in it: the
+   * model must not hear of them, so such a call gets the plain `tool_unavailable`.
+   */
+  unavailable: ReadonlyMap<string, Envelope>;
 }
 
 /** What the turn reads of the orchestrator's agents at one moment. */
@@ -171,6 +179,7 @@ export function offerTools(
     names: [...entries.map((entry) => entry.name), ...meta.map((tool) => tool.name)],
     tools: [...entries.map((entry) => entry.definition), ...meta],
     owners,
+    unavailable: whyNotOffered(snapshot, connectors, owners),
   };
 }
 
@@ -194,4 +203,25 @@ export function toolFacts(
   }
   const registered = orchestrator.getTool?.(toolName);
   return { effect: registered?.effect, inputJsonSchema: registered?.inputJsonSchema };
+}
+
+/** For each tool of an installed, not admin-disabled connector that is not offered: the gate's answer. */
+function whyNotOffered(
+  snapshot: StatusSnapshot,
+  connectors: readonly Connector[],
+  offered: ReadonlyMap<string, string>,
+): Map<string, Envelope> {
+  const answers = new Map<string, Envelope>();
+  for (const connector of connectors) {
+    const entry = snapshot.connectors[connector.id];
+    if (!entry || entry.status === 'disabled_by_admin') continue;
+    for (const tool of connector.tools) {
+      if (offered.has(tool.name)) continue;
+      const availability = toolAvailability({ ...tool, connectorId: connector.id }, snapshot, {
+        setupUrls: { [connector.id]: connector.setupUrl },
+      });
+      if (!availability.available) answers.set(tool.name, availability.envelope);
+    }
+  }
+  return answers;
 }
