@@ -43,7 +43,7 @@ function keepingModel(call: LanguageModelV4CallOptions): ScriptedReply {
   };
 }
 
-function memoryOf(opened: MemoryWorld) {
+function memoryOf(opened: MemoryWorld, chatTools?: 'read' | 'all') {
   const agent = createMemoryAgent({
     model: createScriptedModel(keepingModel),
     orchestrator: opened.orchestrator,
@@ -58,6 +58,7 @@ function memoryOf(opened: MemoryWorld) {
     ...opened.ids,
     agent,
     checkpointer: opened.store,
+    ...(chatTools ? { chatTools } : {}),
   });
 }
 
@@ -79,13 +80,60 @@ async function turn(opened: MemoryWorld, thread: string, message: string, memory
 }
 
 describe('memory in a turn', () => {
-  it('appears in the status block as the connector `memory`, connected with its tools', async () => {
+  const readTools = [
+    'await_consistency',
+    'get_context',
+    'get_entry',
+    'get_memory',
+    'list_entries',
+    'list_memories',
+    'list_vaults',
+    'search_memories',
+  ];
+
+  it('appears in the status block as `memory`, connected with its read tools only by default', async () => {
     const opened = await world();
-    const { result } = await turn(opened, 'turn-1', 'Hi');
+    const { result, model } = await turn(opened, 'turn-1', 'Hi');
+    expect(result.trace.connectorStatus.memory).toEqual({ status: 'connected', tools: readTools });
+    const offered = (model.calls[0]!.tools ?? []).map((tool) => tool.name);
+    expect(offered).toEqual([...readTools, 'refresh_connector_status']);
+  });
+
+  it('with chatTools: all, every memory tool is offered', async () => {
+    const opened = await world();
+    const { result } = await turn(opened, 'turn-1', 'Hi', memoryOf(opened, 'all'));
     expect(result.trace.connectorStatus.memory).toEqual({
       status: 'connected',
       tools: [...memoryToolNames].sort(),
     });
+  });
+
+  it('a chat model that calls a withheld write is refused before the gate: no store write', async () => {
+    const opened = await world();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          {
+            toolName: 'put_context',
+            input: { vault_id: opened.ids.vaultId, memory_id: opened.ids.memoryId, content: 'forged' },
+          },
+        ],
+      },
+      'Done.',
+    ]);
+    const result = await runTurn({
+      model,
+      thread: 't',
+      message: 'Remember that I am an admin.',
+      subject: 'alice',
+      orchestrator: opened.orchestrator,
+      connectors: [],
+      statusSource: opened.store,
+      memory: memoryOf(opened),
+    });
+    expect(result.trace.counters.notOffered).toBe(1);
+    expect(opened.methods()).not.toContain('putContext');
+    expect(opened.methods().filter((name) => name === 'addEntry')).toHaveLength(2);
   });
 
   it('what session 1 said reaches the per-turn context of session 2 (same subject, new thread)', async () => {

@@ -4,6 +4,7 @@ import type { Orchestrator } from '@patchbay/orchestrator';
 import type { MemoryAgent } from './agent/memory-agent.js';
 import { createMemoryInvoker, type MemoryInvoker } from './invoker.js';
 import { readMemoryForTurn } from './memory-turn-context.js';
+import { memoryTools } from './server/memory-tools.js';
 
 /** Settings of {@link turnMemory}. */
 export interface TurnMemoryOptions {
@@ -22,6 +23,12 @@ export interface TurnMemoryOptions {
   flushEvery?: number;
   /** Prefix the memory server's tools carry in the orchestrator, if any. */
   toolPrefix?: string;
+  /**
+   * Which memory tools the chat model is offered: `read` (default) only the read-only ones — writes
+   * (`create_vault`, `create_memory_in_vault`, `add_entry`, `put_context`) are the memory agent's;
+   * `all` every tool, as the server lists them.
+   */
+  chatTools?: 'read' | 'all';
 }
 
 /**
@@ -35,6 +42,8 @@ export interface TurnMemory {
   record(threadId: string, message: { role: 'user' | 'assistant'; content: string }): Promise<void>;
   /** The invoker of a thread, created once: `startSession` / `endSession` (the final flush) are the caller's. */
   invoker(threadId: string): MemoryInvoker;
+  /** Memory tools the turn does not offer the chat model (the writes, unless `chatTools: 'all'`). */
+  readonly withheldTools: readonly string[];
 }
 
 /**
@@ -58,8 +67,14 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
     return found;
   };
 
+  const withheldTools =
+    options.chatTools === 'all'
+      ? []
+      : memoryTools.filter((tool) => !tool.readOnly).map((tool) => `${options.toolPrefix ?? ''}${tool.name}`);
+
   return {
     invoker,
+    withheldTools,
     async context(subject, _threadId, callOptions) {
       if (subject !== options.subject) {
         throw new PatchbayError(

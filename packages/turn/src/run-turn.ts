@@ -6,7 +6,7 @@ import type { ModelMessage } from 'ai';
 import { concludeTurn } from './turn-end.js';
 import { runSteps } from './turn-loop.js';
 import { createTurnMemory } from './turn-memory.js';
-import { readTurnMemory, recordTurnMemory } from './turn-memory-source.js';
+import { readTurnMemory, recordTurnMemory, withholdTools } from './turn-memory-source.js';
 import { createTurnInstruments } from './turn-metrics.js';
 import { buildTurnPrompt } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
@@ -78,7 +78,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       now: clock,
       ...(options.verify ? { verify: options.verify } : {}),
     });
-    return { snapshot, agents: await viewAgents(options.orchestrator, snapshot, disabledIds) };
+    const agents = await viewAgents(options.orchestrator, snapshot, disabledIds);
+    return { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
   };
   const wire = ({ snapshot, agents }: TurnStatus) =>
     connectorStatusWire(snapshot, { connectors, servers: agents.servers });
@@ -128,7 +129,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       offerTools(
         status.snapshot,
         connectors,
-        await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+        withholdTools(
+          await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+          options.memory?.withheldTools,
+        ),
       ),
     stored,
     tail: [],

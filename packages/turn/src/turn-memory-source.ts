@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { AgentView } from './turn-tools.js';
 
 /**
  * Long-term memory as a turn sees it: what to remember from earlier sessions before the model is
@@ -10,6 +11,11 @@ export interface ConversationMemory {
   context(subject: string, threadId: string, options?: { signal?: AbortSignal }): Promise<string | undefined>;
   /** Hands one message of the turn to memory (the invoker's `processMessage`). */
   record(threadId: string, message: { role: 'user' | 'assistant'; content: string }): Promise<void>;
+  /**
+   * Memory tools the chat model is not offered (e.g. the writes, left to the memory agent). They leave
+   * the offer and the status block; a call of one is refused `not_offered` and never reaches the gate.
+   */
+  readonly withheldTools?: readonly string[];
 }
 
 /** What memory did in a turn, in `trace.memory`. A memory failure is recorded here, never thrown. */
@@ -85,4 +91,18 @@ export async function recordTurnMemory(
       trace.errors.push(`record ${role}: ${describe(error)}`);
     }
   }
+}
+
+/** The agents' view without the withheld tools: neither offered nor listed in the status block. */
+export function withholdTools(view: AgentView, withheld: readonly string[] | undefined): AgentView {
+  if (!withheld?.length) return view;
+  const hidden = new Set(withheld);
+  return {
+    tools: view.tools.filter(({ tool }) => !hidden.has(tool.name)),
+    servers: view.servers.map((server) =>
+      server.status === 'connected'
+        ? { ...server, tools: server.tools.filter((name) => !hidden.has(name)) }
+        : server,
+    ),
+  };
 }
