@@ -32,3 +32,4 @@ export {
 } from './server/memory-tools.js';
 export { type RulePromptName, rulePromptNames, rulePrompts } from './server/rule-prompts.js';
 export { type MemoryHttpOptions, type MemoryHttpServer, serveMemoryHttp } from './server/serve-http.js';
+export { type TurnMemory, type TurnMemoryOptions, turnMemory } from './turn-memory.js';

@@ -12,3 +12,4 @@ export {
   type TurnTrace,
 } from './run-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
+export type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';

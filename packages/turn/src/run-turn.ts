@@ -6,6 +6,7 @@ import type { ModelMessage } from 'ai';
 import { concludeTurn } from './turn-end.js';
 import { runSteps } from './turn-loop.js';
 import { createTurnMemory } from './turn-memory.js';
+import { readTurnMemory, recordTurnMemory, withholdTools } from './turn-memory-source.js';
 import { createTurnInstruments } from './turn-metrics.js';
 import { buildTurnPrompt } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
@@ -77,12 +78,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       now: clock,
       ...(options.verify ? { verify: options.verify } : {}),
     });
-    return { snapshot, agents: await viewAgents(options.orchestrator, snapshot, disabledIds) };
+    const agents = await viewAgents(options.orchestrator, snapshot, disabledIds);
+    return { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
   };
   const wire = ({ snapshot, agents }: TurnStatus) =>
     connectorStatusWire(snapshot, { connectors, servers: agents.servers });
   let status = await capture();
-  const prompt = buildTurnPrompt(options, history, status, clock);
+  const remembered = options.memory
+    ? await readTurnMemory(options.memory, subject, threadId, options.signal)
+    : undefined;
+  const prompt = buildTurnPrompt(options, history, status, clock, remembered?.block);
   const recorder = createTurnRecorder(
     {
       turnId,
@@ -124,7 +129,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       offerTools(
         status.snapshot,
         connectors,
-        await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+        withholdTools(
+          await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+          options.memory?.withheldTools,
+        ),
       ),
     stored,
     tail: [],
@@ -142,5 +150,19 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   stored.push(stampMessage({ role: 'assistant', content: conclusion.reply }, clock()));
   // One append at the end: a stopped turn stores its complete steps and the reply, never half a step.
   await options.threadStore?.append(threadId, stored);
+  if (options.memory && remembered) {
+    // After the thread is stored: memory is best effort and its failures only reach the trace.
+    await recordTurnMemory(
+      options.memory,
+      threadId,
+      [
+        { role: 'user', message: { role: 'user', content: options.message } },
+        // Unstamped: memory records what was said, not the thread's time stamps.
+        { role: 'assistant', message: { role: 'assistant', content: conclusion.reply } },
+      ],
+      remembered.trace,
+    );
+    trace.memory = remembered.trace;
+  }
   return { reply: conclusion.reply, thread: { id: threadId, messages: [...history, ...stored] }, trace };
 }

@@ -35,13 +35,15 @@ export interface TurnPrompt {
 
 /**
  * Builds the static system prompt (or takes the caller's) and assembles it with the history and the
- * stamped user message, the per-turn context block rendered from the status captured at the start.
+ * stamped user message, the per-turn context block rendered from the status captured at the start
+ * (and followed by the `<memory>` block, when given).
  */
 export function buildTurnPrompt(
   options: RunTurnOptions,
   history: readonly ModelMessage[],
   status: { snapshot: StatusSnapshot; agents: { servers: readonly ServerStatus[] } },
   clock: () => Date,
+  memoryBlock?: string,
 ): TurnPrompt {
   const { connectors } = options;
   const builtWithCatalog = options.systemPrompt === undefined && options.catalog === true;
@@ -59,11 +61,13 @@ export function buildTurnPrompt(
     systemPrompt,
     history: [...history],
     userMessage,
-    turnContext: renderTurnContext(status.snapshot, {
-      connectors,
-      catalogInSystemPrompt,
-      servers: status.agents.servers,
-    }),
+    // Memory is per-turn context like the status: after it, so the cacheable prefix is unchanged.
+    turnContext:
+      renderTurnContext(status.snapshot, {
+        connectors,
+        catalogInSystemPrompt,
+        servers: status.agents.servers,
+      }) + (memoryBlock === undefined ? '' : `\n${memoryBlock}`),
     ...(options.layout ? { layout: options.layout } : {}),
     provider: cacheProviderOf(options.model),
   });

@@ -5,6 +5,7 @@ import type { Envelope } from '@patchbay/envelope';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import type { ConnectorStatusWire, LiveVerificationOptions, MessageLayout } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
+import type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
 
 /** Settings of the ask-for-input retry loop. */
 export interface RetryOptions {
@@ -101,6 +102,12 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   /** OpenTelemetry meter for the turn counters; the global provider's by default. */
   meter?: Meter;
+  /**
+   * Long-term memory (`turnMemory` of `@patchbay/memory` is one): its context goes into this turn's
+   * per-turn context as a `<memory>` block (never the static system prompt), and the user message and
+   * the reply are recorded after the turn. A memory failure never fails the turn: see `trace.memory`.
+   */
+  memory?: ConversationMemory;
 }
 
 /** One model call of a turn, with the exact prompt it was sent. */
@@ -193,6 +200,8 @@ export interface TurnTrace {
   /** Questions the reply puts to the user on behalf of `needs_input` results. */
   questions: string[];
   counters: TurnCounters;
+  /** What memory did, when the `memory` option was given. */
+  memory?: TurnMemoryTrace;
 }
 
 /** What {@link runTurn} returns. */
