@@ -40,6 +40,11 @@ export interface OrchestratorOptions {
    * an unknown mode throws `invalid_definition`.
    */
   approvals?: ApprovalPolicy;
+  /**
+   * The app's own setup page per connector id, put in envelopes' `setup_url` instead of the
+   * connector's `setupUrl` (pass the same map to `connectorStatusWire`'s `setupUrls`).
+   */
+  setupUrls?: Readonly<Record<string, string>>;
   /** Where approval proposals live; in memory by default. */
   proposals?: ProposalStore;
   /**
@@ -272,7 +277,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   };
 
   for (const connector of options.connectors ?? []) {
-    context.setupUrls[connector.id] = connector.setupUrl;
+    context.setupUrls[connector.id] = options.setupUrls?.[connector.id] ?? connector.setupUrl;
     context.origins[connector.id] = {
       id: connector.id,
       origin: connector.origin,

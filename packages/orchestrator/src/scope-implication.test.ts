@@ -59,3 +59,21 @@ describe('scope implication at the gate', () => {
     expect(acme.requests).toHaveLength(0);
   });
 });
+
+describe('setupUrls setting', () => {
+  it("puts the app's setup page in envelopes instead of the connector's", async () => {
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({
+      statusSource,
+      connectors: [createAcmeConnector()],
+      setupUrls: { acme: '/settings/integrations/acme' },
+    });
+    await orchestrator.start();
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({
+      ok: false,
+      error_type: 'connector_not_configured',
+      setup_url: '/settings/integrations/acme',
+    });
+  });
+});
