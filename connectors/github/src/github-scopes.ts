@@ -5,6 +5,7 @@ export const githubScopes: Scope[] = [
   {
     name: 'repo',
     description: 'Full access to public and private repositories, including their issues and pull requests',
+    implies: ['public_repo'],
   },
   {
     name: 'public_repo',

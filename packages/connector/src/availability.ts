@@ -1,6 +1,6 @@
 import { type ErrorEnvelope, failure } from '@patchbay/envelope';
 import type { StatusSnapshot } from './status.js';
-import type { AnyTool } from './tool.js';
+import { type AnyTool, expandScopes, type ScopeImplication } from './tool.js';
 
 /** Why a tool cannot run for a subject now. */
 export type UnavailableReason =
@@ -21,6 +21,8 @@ export type ToolAvailability =
 /** The parts of a tool the availability rule reads; connector tools, MCP tools and functions all have them. */
 export type AvailabilityTool = Pick<AnyTool, 'name' | 'requiredScopes' | 'requires'> & {
   connectorId?: string | undefined;
+  /** The connector's scope implication; a granted parent scope satisfies its children. */
+  impliedScopes?: ScopeImplication | undefined;
 };
 
 /** Setup URLs by connector id, so envelopes can say where to fix things. */
@@ -99,7 +101,9 @@ export function toolAvailability(
       envelope: statusEnvelope(connectorId, entry, options.setupUrls?.[connectorId], now),
     };
   }
-  const granted = new Set(entry?.scopes ?? []);
+  // Implication applies here, not only when verify() stored the expanded list: connections saved
+  // through the store API carry just what the service reported (`repo`, not `public_repo`).
+  const granted = new Set(expandScopes(entry?.scopes ?? [], tool.impliedScopes));
   const missing = entry ? tool.requiredScopes.filter((scope) => !granted.has(scope)) : [];
   if (connectorId !== undefined && missing.length > 0) {
     return {

@@ -30,6 +30,12 @@ export type CredentialField = z.input<typeof credentialFieldSchema>;
 export const scopeSchema = z.object({
   name: z.string().min(1),
   description: z.string().min(1),
+  /**
+   * Other declared scopes a grant of this one includes (GitHub's `repo` includes `public_repo`).
+   * Applied wherever granted scopes meet required ones, so a connection stored with only the parent
+   * scope passes tools that require a child, however it was stored.
+   */
+  implies: z.array(z.string().min(1)).optional(),
 });
 /** A permission a connector may be granted. */
 export type Scope = z.infer<typeof scopeSchema>;

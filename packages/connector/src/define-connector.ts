@@ -1,10 +1,10 @@
 import { PatchbayError } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
-import { authSchema } from './credentials.js';
+import { authSchema, type Scope } from './credentials.js';
 import { isTool } from './define-tool.js';
 import { verifyFailure } from './http.js';
-import type { AnyTool } from './tool.js';
+import type { AnyTool, ScopeImplication } from './tool.js';
 import { formatDefinitionIssues } from './validation.js';
 
 /** True for `scheme://host[:port]` with nothing after it, as `URL.origin` writes it. */
@@ -62,6 +62,7 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
     }
     declaredScopes.add(scope.name);
   });
+  const impliedScopes = scopeImplication(label, auth.scopes, declaredScopes);
   const fieldNames = new Set<string>();
   auth.fields.forEach((field, index) => {
     if (fieldNames.has(field.name)) {
@@ -98,7 +99,7 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
         `${label}: ${field}.requires: a tool cannot require its own connector`,
       );
     }
-    return Object.freeze({ ...tool, connectorId: id, secretCredentialFields });
+    return Object.freeze({ ...tool, connectorId: id, secretCredentialFields, impliedScopes });
   });
   return Object.freeze({
     ...definition,
@@ -112,6 +113,41 @@ export function defineConnector(definition: ConnectorDefinition): Connector {
     tools: Object.freeze(tools) as AnyTool[],
     verify: neverThrowing(definition.verify),
   });
+}
+
+/**
+ * Closes each scope's `implies` transitively (`admin:org` → `write:org` → `read:org`). Only declared
+ * scopes may be implied, so a typo fails at definition time rather than granting nothing.
+ */
+function scopeImplication(
+  label: string,
+  scopes: readonly Scope[],
+  declared: ReadonlySet<string>,
+): ScopeImplication {
+  const direct = new Map(scopes.map((scope) => [scope.name, scope.implies ?? []]));
+  scopes.forEach((scope, index) => {
+    const unknown = (scope.implies ?? []).find((name) => !declared.has(name));
+    if (unknown !== undefined) {
+      throw new PatchbayError(
+        'invalid_definition',
+        `${label}: auth.scopes.${index}.implies: "${unknown}" is not declared in auth.scopes`,
+      );
+    }
+  });
+  const closed: Record<string, readonly string[]> = {};
+  for (const scope of scopes) {
+    if (!scope.implies?.length) continue;
+    const seen = new Set<string>();
+    const stack = [...scope.implies];
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (next === scope.name || seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(direct.get(next) ?? []));
+    }
+    closed[scope.name] = Object.freeze([...seen].sort());
+  }
+  return Object.freeze(closed);
 }
 
 /**

@@ -86,7 +86,9 @@ export {
 export { statusEntriesFromState, unknownConnectorIds } from './status-rules.js';
 export {
   type AnyTool,
+  expandScopes,
   type JsonSchema,
+  type ScopeImplication,
   type Tool,
   type ToolContext,
   type ToolDefinition,

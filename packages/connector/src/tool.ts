@@ -61,6 +61,24 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown>
    * scrubbed from results, so a Jira site or a Twilio account SID in a result survives.
    */
   secretCredentialFields?: readonly string[];
+  /**
+   * Set by `defineConnector`: the connector's scope implication (scope → every scope a grant of it
+   * includes, transitively), so availability checks read it from the tool alone.
+   */
+  impliedScopes?: ScopeImplication;
+}
+
+/** Scope → the scopes a grant of it includes (transitively closed). */
+export type ScopeImplication = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The granted scopes with every scope they imply added: what a connection can actually do.
+ * Sorted, no duplicates; without an implication it is the granted list itself.
+ */
+export function expandScopes(granted: readonly string[], implied: ScopeImplication | undefined): string[] {
+  const result = new Set(granted);
+  if (implied) for (const scope of granted) for (const child of implied[scope] ?? []) result.add(child);
+  return implied ? [...result].sort() : [...granted];
 }
 
 /** A tool of any input/output type, as collections hold them. */

@@ -1,4 +1,4 @@
-import type { Credentials, JsonSchema, ToolEffect } from '@patchbay/connector';
+import type { Credentials, JsonSchema, ScopeImplication, ToolEffect } from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
 
 /** MCP-style behaviour hints of a tool (from MCP `annotations`, or derived from a connector tool's effect). */
@@ -20,6 +20,8 @@ export interface AgentTool {
   /** Connector whose status gates the tool; undefined for functions and MCP tools. */
   connectorId?: string | undefined;
   requiredScopes: string[];
+  /** The connector's scope implication (from `defineConnector`): a granted parent satisfies its children. */
+  impliedScopes?: ScopeImplication | undefined;
   requires: string[];
   /** Per-tool timeout override in milliseconds. */
   timeoutMs?: number | undefined;

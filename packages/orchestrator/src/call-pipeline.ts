@@ -2,6 +2,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import {
   bindConnectionsToOrigins,
   exceedsDepth,
+  expandScopes,
   maxArgumentDepth,
   tooDeepMessage,
   toolAvailability,
@@ -96,7 +97,7 @@ export async function statusStep(
     ok: true,
     value: {
       credentials: connection?.credentials ?? {},
-      scopes: snapshot.connectors[tool.connectorId]?.scopes ?? [],
+      scopes: expandScopes(snapshot.connectors[tool.connectorId]?.scopes ?? [], tool.impliedScopes),
     },
   };
 }

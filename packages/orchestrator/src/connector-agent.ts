@@ -18,6 +18,7 @@ export function agentToolOf(tool: AnyTool, connectorId?: string): AgentTool {
     effect: tool.effect,
     connectorId: connectorId ?? tool.connectorId,
     requiredScopes: [...tool.requiredScopes],
+    impliedScopes: tool.impliedScopes,
     requires: [...tool.requires],
     timeoutMs: tool.timeoutMs,
     annotations: annotationsForEffect(tool.effect),

@@ -8,6 +8,7 @@ export type {
   CallProgress,
   ToolAnnotations,
 } from './agent.js';
+export { type ApprovalMode, type ApprovalPolicy, approvalModeOf } from './approval-policy.js';
 export { connectorAgent } from './connector-agent.js';
 export { type FunctionCallContext, type FunctionToolDefinition, fromFunction } from './function-agent.js';
 export { createInMemoryProposalStore } from './in-memory-proposal-store.js';

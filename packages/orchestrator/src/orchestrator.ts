@@ -13,6 +13,7 @@ import { PatchbayError } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool, CallProgress } from './agent.js';
 import { createAgentLifecycle, type OrchestratorHealth } from './agent-lifecycle.js';
+import { type ApprovalPolicy, checkApprovalPolicy } from './approval-policy.js';
 import { runCall } from './call-pipeline.js';
 import { connectorAgent } from './connector-agent.js';
 import type { CallState, GateContext } from './gate-context.js';
@@ -32,6 +33,18 @@ export interface OrchestratorOptions {
   statusSource: StatusSource;
   /** Connectors served as agents (`connector:<id>`). */
   connectors?: readonly Connector[];
+  /**
+   * Which calls need approval. Default `{ default: 'destructive' }`: destructive tools and untrusted
+   * agents' tools. `{ default: 'writes' }` is seed 003's policy (every write to an external service);
+   * `connectors` and `tools` override the mode per connector id and per tool name. Checked here:
+   * an unknown mode throws `invalid_definition`.
+   */
+  approvals?: ApprovalPolicy;
+  /**
+   * The app's own setup page per connector id, put in envelopes' `setup_url` instead of the
+   * connector's `setupUrl` (pass the same map to `connectorStatusWire`'s `setupUrls`).
+   */
+  setupUrls?: Readonly<Record<string, string>>;
   /** Where approval proposals live; in memory by default. */
   proposals?: ProposalStore;
   /**
@@ -183,6 +196,7 @@ function resolveProposalKey(options: OrchestratorOptions, store: ProposalStore, 
  * and the proposals a person decides (`proposals-api.ts`).
  */
 export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
+  checkApprovalPolicy(options.approvals);
   const proposalStore = options.proposals ?? createInMemoryProposalStore();
   const orchestratorLog = orchestratorLogger(options.logger);
   let proposalKey: Uint8Array | undefined;
@@ -191,7 +205,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     proposals: proposalStore,
     log: orchestratorLog,
     now: options.now ?? (() => new Date()),
-    registry: new ToolRegistry(),
+    registry: new ToolRegistry(options.approvals),
     validator: new JsonSchemaValidator(),
     setupUrls: {},
     secretFields: {},
@@ -263,7 +277,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   };
 
   for (const connector of options.connectors ?? []) {
-    context.setupUrls[connector.id] = connector.setupUrl;
+    context.setupUrls[connector.id] = options.setupUrls?.[connector.id] ?? connector.setupUrl;
     context.origins[connector.id] = {
       id: connector.id,
       origin: connector.origin,

@@ -1,6 +1,6 @@
 import { PatchbayError } from '@patchbay/envelope';
 import type { Agent, AgentHealth, AgentTool } from './agent.js';
-import { definitionHash, requiresApproval } from './approval-policy.js';
+import { type ApprovalPolicy, definitionHash, requiresApproval } from './approval-policy.js';
 
 /** Lifecycle state the orchestrator keeps per agent. */
 export type AgentState = AgentHealth['status'];
@@ -77,6 +77,9 @@ export class ToolRegistry {
   private readonly pins = new Map<string, Pin>();
   /** Name → the agents declaring it, in claim order. */
   private readonly claims = new Map<string, AgentRecord[]>();
+
+  /** @param approvals the deployment's approval policy; `destructive` mode everywhere when absent. */
+  constructor(private readonly approvals?: ApprovalPolicy) {}
 
   /** The tool routed under a name. */
   lookup(name: string): ToolEntry | undefined {
@@ -160,7 +163,8 @@ export class ToolRegistry {
     for (const [name, tool] of next) {
       const hash = definitionHash(tool);
       const pinned = this.pins.get(pinKey(record, name));
-      const needsApproval = requiresApproval(tool, record.agent) || (pinned?.needsApproval ?? false);
+      const needsApproval =
+        requiresApproval(tool, record.agent, this.approvals) || (pinned?.needsApproval ?? false);
       if (pinned !== undefined && pinned.hash !== hash) {
         changed.push({ name, needsApproval, from: pinned.hash, to: hash });
       }

@@ -42,6 +42,7 @@ export {
   type ConnectorStatusWire,
   type ConnectorStatusWireOptions,
   connectorStatusWire,
+  defaultDisabledReason,
   type RenderTurnContextOptions,
   renderTurnContext,
   type ServerStatus,

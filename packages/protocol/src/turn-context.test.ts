@@ -104,7 +104,7 @@ describe('renderTurnContext', () => {
     const rendered = renderTurnContext(snapshot, { connectors });
     expect(rendered).not.toMatch(/linear/i);
     expect(renderTurnContext(snapshot, { connectors, includeDisabled: true })).toContain(
-      '"linear":{"status":"disabled_by_admin"}',
+      '"linear":{"reason":"Disabled by an administrator","status":"disabled_by_admin"}',
     );
   });
 

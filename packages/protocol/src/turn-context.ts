@@ -16,7 +16,11 @@ export type ConnectorStatusWire =
       error?: string;
       retry_after?: string;
     }
-  | { status: 'disabled_by_admin' };
+  /** Only when the deployment renders admin-disabled connectors (`includeDisabled`); `reason` as seed 000 has it. */
+  | { status: 'disabled_by_admin'; reason: string };
+
+/** The `reason` of a disabled entry when the deployment gives none for the connector. */
+export const defaultDisabledReason = 'Disabled by an administrator';
 
 /**
  * One MCP server as the status block shows it (DESIGN: "MCP servers are connectors"). The caller
@@ -42,8 +46,18 @@ export interface ConnectorStatusWireOptions {
    * and the user act on.
    */
   servers?: readonly ServerStatus[];
-  /** Render `disabled_by_admin` entries (status only). Off by default: the model must not learn of them. */
+  /**
+   * Render `disabled_by_admin` entries (status and `reason`). Off by default: the model must not
+   * learn of them.
+   */
   includeDisabled?: boolean;
+  /** The `reason` of each rendered disabled entry by connector id ("Organization policy"); default {@link defaultDisabledReason}. */
+  disabledReasons?: Readonly<Record<string, string>>;
+  /**
+   * The app's own `setup_url` per connector id (its settings page), used instead of the connector's
+   * `setupUrl` so an app need not copy the connector object to point users at its own page.
+   */
+  setupUrls?: Readonly<Record<string, string | undefined>>;
   /**
    * Set when the static system prompt carries the connector catalog (`buildSystemPrompt({ catalog })`):
    * `would_enable` then keeps only its first entry, because the catalog already lists them all in the
@@ -75,7 +89,12 @@ export function connectorStatusWire(
     const connector = byId.get(id);
     switch (entry.status) {
       case 'disabled_by_admin':
-        if (options.includeDisabled) wire[id] = { status: 'disabled_by_admin' };
+        if (options.includeDisabled) {
+          wire[id] = {
+            status: 'disabled_by_admin',
+            reason: options.disabledReasons?.[id] ?? defaultDisabledReason,
+          };
+        }
         break;
       case 'connected': {
         const tools = (connector?.tools ?? [])
@@ -95,7 +114,7 @@ export function connectorStatusWire(
       default: {
         const item: Extract<ConnectorStatusWire, { status: typeof entry.status }> = { status: entry.status };
         if (connector) {
-          item.setup_url = connector.setupUrl;
+          item.setup_url = options.setupUrls?.[id] ?? connector.setupUrl;
           item.would_enable = options.catalogInSystemPrompt
             ? connector.wouldEnable.slice(0, 1)
             : [...connector.wouldEnable];

@@ -244,7 +244,12 @@ export function describeConnectorConformance(connector: Connector, options: Conf
           `${tool.name} without its scopes: returns permission_denied and sends no request`,
           ['gate', 'missing_scope', tool.name],
           async () => {
-            const granted = declaredScopes.filter((scope) => !tool.requiredScopes.includes(scope));
+            // Every other declared scope, except those implying a required one (`repo` → `public_repo`).
+            const granted = declaredScopes.filter(
+              (scope) =>
+                !tool.requiredScopes.includes(scope) &&
+                !(tool.impliedScopes?.[scope] ?? []).some((implied) => tool.requiredScopes.includes(implied)),
+            );
             const envelope = await call(
               `${tool.name} without scopes`,
               tool,

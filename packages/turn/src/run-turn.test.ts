@@ -191,7 +191,7 @@ describe('runTurn', () => {
     const model = createScriptedModel([
       { toolCalls: [{ toolName: 'tracker_create_issue', input: { title: 'Login is broken' } }] },
       (call) => {
-        expect(textOf(call)).toContain('<retry_guidance attempt=\\"1\\" max_attempts=\\"3\\">');
+        expect(textOf(call)).toContain('<retry_guidance attempt=\\"2\\" max_attempts=\\"3\\">');
         expect(textOf(call)).toContain('Which project should the issue go in?');
         return {
           toolCalls: [
@@ -263,6 +263,49 @@ describe('runTurn', () => {
     expect(sent).toEqual([]);
   });
 
+  it('makes 3 model calls in all for a call that keeps failing, as seed 001 counts attempts', async () => {
+    const counts: number[] = [];
+    for (const retry of [{}, { totalAttempts: 1 }, { totalAttempts: 5 }, { maxAttempts: 3 }]) {
+      const { statusSource, orchestrator } = await setup();
+      let n = 0;
+      const model = createScriptedModel(() => {
+        n += 1;
+        return {
+          toolCalls: [{ toolName: 'tracker_create_issue', input: { project: 'WEB', title: String(n) } }],
+        };
+      });
+      const result = await runTurn({
+        model,
+        thread: `count-${counts.length}`,
+        message: 'Make an issue in WEB',
+        subject: 'ana',
+        orchestrator,
+        connectors,
+        statusSource,
+        retry,
+        now,
+      });
+      expect(result.trace.outcome).toBe('asked_user');
+      counts.push(model.calls.length);
+    }
+    // Default, totalAttempts 1 and 5, and the deprecated maxAttempts 3 (= totalAttempts 4).
+    expect(counts).toEqual([3, 1, 5, 4]);
+    const { statusSource, orchestrator } = await setup();
+    await expect(
+      runTurn({
+        model: createScriptedModel(['hi']),
+        thread: 'both',
+        message: 'hi',
+        subject: 'ana',
+        orchestrator,
+        connectors,
+        statusSource,
+        retry: { totalAttempts: 3, maxAttempts: 2 },
+        now,
+      }),
+    ).rejects.toThrow('not both');
+  });
+
   it('never sends an identical call twice: the repeat gets the earlier envelope without reaching the orchestrator', async () => {
     const { statusSource, orchestrator, execute } = await setup();
     const bad = { toolName: 'tracker_create_issue', input: { project: 'WEB', title: 'x' } };
@@ -280,6 +323,7 @@ describe('runTurn', () => {
       orchestrator,
       connectors,
       statusSource,
+      retry: { totalAttempts: 4 },
       now,
     });
     expect(execute).toHaveBeenCalledTimes(1);

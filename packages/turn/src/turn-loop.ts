@@ -99,7 +99,8 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
 function addRetry(context: TurnLoopContext, failures: InteractiveFailure[]): void {
   const { memory, settings } = context;
   const opened = memory.openRetry(failures);
-  const guidance = buildRetryGuidance(failures, memory.attempt, settings.maxAttempts);
+  // Numbered as seed 001 counts: the first call is attempt 1, so the n-th retry is attempt n + 1.
+  const guidance = buildRetryGuidance(failures, memory.attempt + 1, settings.maxAttempts + 1);
   context.recorder.retry(
     memory.attempt,
     retryTemperature(settings, memory.attempt),

@@ -25,7 +25,8 @@ const bounds = {
   maxResultChars: { min: 1_000, max: 10_000_000, integer: true, fallback: 20_000 },
   // Above the hour a hung provider is indistinguishable from a turn nobody is waiting for.
   modelTimeoutMs: { min: Number.MIN_VALUE, max: 3_600_000, integer: false, fallback: 120_000 },
-  'retry.maxAttempts': { min: 0, max: 20, integer: true, fallback: 3 },
+  'retry.totalAttempts': { min: 1, max: 21, integer: true, fallback: 3 },
+  'retry.maxAttempts': { min: 0, max: 20, integer: true, fallback: undefined },
   'retry.temperatureStep': { min: 0, max: 1, integer: false, fallback: 0.2 },
   // Providers accept 0–2 (some only 0–1); anything else is a mistake, not a style.
   temperature: { min: 0, max: 2, integer: false, fallback: undefined },
@@ -58,6 +59,22 @@ function bounded<Name extends BoundedOption>(
 }
 
 /**
+ * Retries after the first attempt: `totalAttempts - 1`, or the deprecated `maxAttempts` as given.
+ * Both set is a contradiction only a person can resolve, so it throws.
+ */
+function retriesOf(retry: NonNullable<RunTurnOptions['retry']>): number {
+  const legacy = bounded('retry.maxAttempts', retry.maxAttempts);
+  const total = bounded('retry.totalAttempts', retry.totalAttempts);
+  if (legacy !== undefined && retry.totalAttempts !== undefined) {
+    throw new PatchbayError(
+      'invalid_turn_options',
+      'runTurn: set retry.totalAttempts or the deprecated retry.maxAttempts, not both.',
+    );
+  }
+  return legacy ?? total - 1;
+}
+
+/**
  * Validates the turn's limits and fills in the defaults. Throws a `PatchbayError`
  * (`invalid_turn_options`) naming the option, before anything runs: `maxSteps: 1e9` is a mistake
  * that would otherwise let a looping model run for hours.
@@ -70,7 +87,7 @@ export function resolveTurnSettings(options: RunTurnOptions): TurnSettings {
     maxResultChars: bounded('maxResultChars', options.maxResultChars),
     modelTimeoutMs: bounded('modelTimeoutMs', options.modelTimeoutMs),
     temperature: bounded('temperature', options.temperature),
-    maxAttempts: bounded('retry.maxAttempts', retry.maxAttempts),
+    maxAttempts: retriesOf(retry),
     retryTemperature: bounded('retry.temperature', retry.temperature),
     temperatureStep: bounded('retry.temperatureStep', retry.temperatureStep),
     needsInput: retry.needsInput ?? 'retry',

@@ -9,7 +9,15 @@ import type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.j
 
 /** Settings of the ask-for-input retry loop. */
 export interface RetryOptions {
-  /** Further model attempts after `needs_input` / `invalid_arguments` results: an integer 0–20. Default 3. */
+  /**
+   * Model attempts in all for a failing call, the first included (seed 001's "up to 3 attempts"):
+   * an integer 1–21. Default 3: the first call and at most two guided retries.
+   */
+  totalAttempts?: number;
+  /**
+   * @deprecated Use `totalAttempts` (= `maxAttempts + 1`). Further attempts after the first,
+   * 0–20; kept with its old meaning so existing settings make the same number of model calls.
+   */
   maxAttempts?: number;
   /** Temperature of every retry (0–2); when absent it rises by `temperatureStep` per attempt. */
   temperature?: number;
