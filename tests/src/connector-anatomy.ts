@@ -91,10 +91,13 @@ export function anatomyProblems(dir: string, id: string): string[] {
       );
       continue;
     }
-    // A test sits beside what it tests; verify lives in the connector file but has its own test.
+    // A test sits beside what it tests; verify lives in the connector file but has its own test, and
+    // `<id>-wire.test.ts` checks every request against the service's own published description
+    // (OpenAPI document, type package or SDK), which is not a file of the package.
     if (
       file.endsWith('.test.ts') &&
       file !== `${id}-verify.test.ts` &&
+      file !== `${id}-wire.test.ts` &&
       !has(file.replace(/\.test\.ts$/, '.ts'))
     ) {
       problems.push(`src/${file}: tests nothing (no ${file.replace(/\.test\.ts$/, '.ts')} beside it)`);
