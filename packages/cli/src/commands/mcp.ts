@@ -6,33 +6,10 @@ import { exitCodes } from '../exit-codes.js';
 import { loadMcpAgents, mcpServersPath } from '../orchestrator-session.js';
 import type { CliRuntime } from '../runtime.js';
 import { cliVersion } from '../version.js';
+import { parseInteger, untilStopped } from './serve-process.js';
 
 /** Port of `patchbay mcp --http` when `--port` is not given. */
 export const defaultMcpPort = 3100;
-
-function parseInteger(value: unknown, flag: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
-  const number = Number(text);
-  if (!/^\d+$/.test(text) || number < min || number > max) {
-    throw usageError(`${flag} must be a whole number from ${min} to ${max}, not "${text}".`);
-  }
-  return number;
-}
-
-/** Resolves on SIGINT/SIGTERM, or when `also` fires; removes its listeners afterwards. */
-function untilStopped(also?: (stop: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    also?.(stop);
-  });
-}
 
 /** The orchestrator as the gateway reads it, with every MCP call written to the store's audit log. */
 function audited(

@@ -5,32 +5,10 @@ import type { CommandValues } from '../command.js';
 import { type ExitCode, exitCodes } from '../exit-codes.js';
 import type { CliRuntime } from '../runtime.js';
 import { cliVersion } from '../version.js';
+import { parseInteger, untilStopped } from './serve-process.js';
 
 /** Port of `patchbay memory serve --http` when `--port` is not given. */
 export const defaultMemoryPort = 3200;
-
-/** Resolves on SIGINT/SIGTERM, or when `also` fires. */
-function untilStopped(also?: (stop: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    also?.(stop);
-  });
-}
-
-function parsePort(value: unknown): number {
-  if (value === undefined) return defaultMemoryPort;
-  const text = String(value);
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65_535)
-    throw usageError(`--port must be a whole number from 0 to 65535, not "${text}".`);
-  return port;
-}
 
 /** `patchbay memory serve`: the user's memory as an MCP server, over stdio or streamable HTTP. */
 export async function serveMemory(
@@ -54,7 +32,7 @@ export async function serveMemory(
         '--host must be a loopback address (127.0.0.1, ::1, localhost): the server has no authentication.',
       );
     }
-    const port = parsePort(values.port);
+    const port = parseInteger(values.port, '--port', 0, 65_535) ?? defaultMemoryPort;
     const served = await serveMemoryHttp({ ...options, host, port }).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES') {
