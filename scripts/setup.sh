@@ -41,7 +41,7 @@ quietly() {
   if [ "$status" -ne 0 ]; then
     cat "$output" >&2
     rm -f "$output"
-    fail "$what failed (exit $status); npm's output is above"
+    fail "$what failed (exit $status); its output is above"
   fi
   rm -f "$output"
   log "  done in $((SECONDS - started)) s"
@@ -113,6 +113,21 @@ if [ "${#installed[@]}" -gt 0 ]; then
   for item in "${installed[@]}"; do log "installed $item"; done
   log "in this shell, before the next README command (and in ~/.profile for new shells):"
   log "  $path_line"
+fi
+
+# Browser tests (the console, the eval matrix picture) drive Debian's chromium through playwright-core;
+# no browser is downloaded from npm. Install the package when it is missing and this user may.
+if [ -z "${PATCHBAY_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+  if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
+    as_root=()
+    if [ "$(id -u)" != 0 ]; then as_root=(sudo -n); fi
+    log "installing Debian's chromium for the browser tests (apt-get)"
+    # Stale package lists on a fresh machine: refresh them once when the first try fails.
+    quietly "installing chromium" "${as_root[@]}" sh -c 'export DEBIAN_FRONTEND=noninteractive
+      apt-get install -y -q chromium || { apt-get update -q && apt-get install -y -q chromium; }'
+  else
+    log "warning: no chromium and no way to install it here: the browser tests will fail (PATCHBAY_CHROMIUM=<path> names one)"
+  fi
 fi
 
 started=$SECONDS
