@@ -16,6 +16,13 @@ export {
   type RulePromptLoader,
 } from './agent/rule-prompt-loader.js';
 export { createMemoryInvoker, type MemoryInvoker, type MemoryInvokerOptions } from './invoker.js';
+export {
+  createMemoryQueue,
+  type MemoryQueue,
+  type MemoryQueueOptions,
+  type MemoryQueueStatus,
+  type QueuedMessage,
+} from './memory-queue.js';
 export { type MemoryForTurn, type MemoryForTurnOptions, readMemoryForTurn } from './memory-turn-context.js';
 export {
   envelopeOfMemoryResult,

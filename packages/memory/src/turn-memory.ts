@@ -3,6 +3,7 @@ import { PatchbayError } from '@patchbay/envelope';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import type { MemoryAgent } from './agent/memory-agent.js';
 import { createMemoryInvoker, type MemoryInvoker } from './invoker.js';
+import { createMemoryQueue, type MemoryQueue, type MemoryQueueOptions } from './memory-queue.js';
 import { readMemoryForTurn } from './memory-turn-context.js';
 import { memoryTools } from './server/memory-tools.js';
 
@@ -29,6 +30,13 @@ export interface TurnMemoryOptions {
    * `all` every tool, as the server lists them.
    */
   chatTools?: 'read' | 'all';
+  /**
+   * Record in the background: `record` only queues the message (saved in `checkpointer`) and returns,
+   * and a {@link MemoryQueue} hands it to the invoker, retrying failures with backoff. `true` takes the
+   * queue's defaults. Without it, `record` waits for the memory agent (inline). Call `queue.resume()`
+   * at start-up to finish what a previous process left waiting.
+   */
+  background?: boolean | Pick<MemoryQueueOptions, 'capacity' | 'retry' | 'onError'>;
 }
 
 /**
@@ -44,6 +52,8 @@ export interface TurnMemory {
   invoker(threadId: string): MemoryInvoker;
   /** Memory tools the turn does not offer the chat model (the writes, unless `chatTools: 'all'`). */
   readonly withheldTools: readonly string[];
+  /** The background queue, when `background` was set: its status, `idle()`, `resume()` and `close()`. */
+  readonly queue?: MemoryQueue;
 }
 
 /**
@@ -72,9 +82,20 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
       ? []
       : memoryTools.filter((tool) => !tool.readOnly).map((tool) => `${options.toolPrefix ?? ''}${tool.name}`);
 
+  const queue = options.background
+    ? createMemoryQueue({
+        ...(typeof options.background === 'object' ? options.background : {}),
+        checkpointer: options.checkpointer,
+        process: async (threadId, message) => {
+          await invoker(threadId).processMessage(message.role, message.content);
+        },
+      })
+    : undefined;
+
   return {
     invoker,
     withheldTools,
+    ...(queue ? { queue } : {}),
     async context(subject, _threadId, callOptions) {
       if (subject !== options.subject) {
         throw new PatchbayError(
@@ -95,7 +116,8 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
       return read.context;
     },
     async record(threadId, message) {
-      await invoker(threadId).processMessage(message.role, message.content);
+      if (queue) await queue.enqueue(threadId, message);
+      else await invoker(threadId).processMessage(message.role, message.content);
     },
   };
 }
