@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type UserConfig } from 'vitest/config';
 
 /**
  * Shared vitest config. Workspace packages resolve to their TypeScript sources through the
@@ -16,3 +16,23 @@ export default defineConfig({
     hookTimeout: 20_000,
   },
 });
+
+/**
+ * The shared config for packages whose tests load `pg` (the Postgres store, pg-boss). Vitest hands the
+ * SSR conditions to the worker's Node as --conditions flags; with `import` among them Node's own
+ * require() picks ESM builds, and `pg` (CommonJS) then requires pg-pool's ESM namespace instead of its
+ * class. Vite adds `import`/`require` per import by itself, so dropping it from the list changes
+ * nothing else. (mergeConfig would concatenate the lists, not replace.)
+ */
+export function forCommonJsPg(config: UserConfig): UserConfig {
+  return {
+    ...config,
+    ssr: {
+      ...config.ssr,
+      resolve: {
+        ...config.ssr?.resolve,
+        conditions: (config.ssr?.resolve?.conditions ?? []).filter((condition) => condition !== 'import'),
+      },
+    },
+  };
+}

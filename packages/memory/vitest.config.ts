@@ -1,1 +1,3 @@
-export { default } from '../../vitest.shared.ts';
+import shared, { forCommonJsPg } from '../../vitest.shared.ts';
+
+export default forCommonJsPg(shared);

@@ -15,7 +15,12 @@ export {
   promptLoaderFromClient,
   type RulePromptLoader,
 } from './agent/rule-prompt-loader.js';
-export { createMemoryInvoker, type MemoryInvoker, type MemoryInvokerOptions } from './invoker.js';
+export {
+  createMemoryInvoker,
+  type MemoryInvoker,
+  type MemoryInvokerOptions,
+  processWithInvokers,
+} from './invoker.js';
 export {
   createMemoryQueue,
   type MemoryQueue,

@@ -64,3 +64,22 @@ export function createMemoryInvoker(options: MemoryInvokerOptions): MemoryInvoke
     },
   };
 }
+
+/**
+ * A queue's `process` that hands each message to its thread's invoker: what `createMemoryQueue` or
+ * `createPgBossMemoryQueue` (`@patchbay/memory/pg-boss`) run in the background. Invokers keep their
+ * count in the checkpointer, so any process (or app instance) can take a thread's next message.
+ */
+export function processWithInvokers(
+  options: Omit<MemoryInvokerOptions, 'threadId'>,
+): (threadId: string, message: { role: 'user' | 'assistant'; content: string }) => Promise<void> {
+  const invokers = new Map<string, MemoryInvoker>();
+  return async (threadId, message) => {
+    let invoker = invokers.get(threadId);
+    if (!invoker) {
+      invoker = createMemoryInvoker({ ...options, threadId });
+      invokers.set(threadId, invoker);
+    }
+    await invoker.processMessage(message.role, message.content);
+  };
+}

@@ -56,7 +56,7 @@ describe('the memory queue', () => {
     expect(seen.findIndex((item) => item.content === 'f5')).toBeLessThan(
       seen.findIndex((item) => item.content === 's5'),
     );
-    expect(queue.status()).toEqual({ pending: 0, failing: [] });
+    expect(await queue.status()).toEqual({ pending: 0, failing: [] });
   });
 
   it('retries a failing message with backoff, shows it failing, and keeps its thread behind it', async () => {
@@ -77,7 +77,7 @@ describe('the memory queue', () => {
     await queue.enqueue('t', say('first'));
     await queue.enqueue('t', say('second'));
     await new Promise((resolve) => setTimeout(resolve, 2));
-    const status = queue.status();
+    const status = await queue.status();
     expect(status.pending).toBe(2);
     expect(status.failing).toHaveLength(1);
     expect(status.failing[0]).toMatchObject({ content: 'first', lastError: 'memory server unavailable' });
@@ -94,7 +94,7 @@ describe('the memory queue', () => {
     await expect(queue.enqueue('t', say('three'))).rejects.toThrow(
       /full \(2 messages waiting\).*not recorded/,
     );
-    expect(queue.status().pending).toBe(2);
+    expect((await queue.status()).pending).toBe(2);
   });
 
   it('keeps waiting messages in the store: a new process resumes them in order', async () => {
@@ -146,7 +146,7 @@ describe('the memory queue', () => {
     await expect(queue.enqueue('t', say('lost?'))).rejects.toThrow('disk full');
     await queue.idle();
     expect(processed).toEqual([]);
-    expect(queue.status().pending).toBe(0);
+    expect((await queue.status()).pending).toBe(0);
   });
 });
 

@@ -53,9 +53,10 @@ export interface MemoryQueueStatus {
 export interface MemoryQueue {
   /** Queues a message (saved before it resolves when a checkpointer is given); refuses when full or closed. */
   enqueue(threadId: string, message: { role: 'user' | 'assistant'; content: string }): Promise<void>;
-  /** Loads the messages a previous process left waiting and starts on them. */
+  /** Loads the messages a previous process left waiting and starts on them; resolves to how many wait. */
   resume(): Promise<number>;
-  status(): MemoryQueueStatus;
+  /** What is waiting and what is failing. */
+  status(): Promise<MemoryQueueStatus>;
   /** Resolves when nothing is waiting (or `close` was called). */
   idle(): Promise<void>;
   /** Stops handing messages over; what is waiting stays saved for `resume`. */
@@ -178,7 +179,7 @@ export function createMemoryQueue(options: MemoryQueueOptions): MemoryQueue {
       }
       return loaded;
     },
-    status() {
+    async status() {
       const failing = [...threads.values()]
         .map((list) => list[0])
         .filter((head): head is QueuedMessage => head !== undefined && head.attempts > 0)

@@ -31,12 +31,14 @@ export interface TurnMemoryOptions {
    */
   chatTools?: 'read' | 'all';
   /**
-   * Record in the background: `record` only queues the message (saved in `checkpointer`) and returns,
-   * and a {@link MemoryQueue} hands it to the invoker, retrying failures with backoff. `true` takes the
-   * queue's defaults. Without it, `record` waits for the memory agent (inline). Call `queue.resume()`
-   * at start-up to finish what a previous process left waiting.
+   * Record in the background: `record` only queues the message and returns, and a {@link MemoryQueue}
+   * hands it to the invoker, retrying failures with backoff. `true` (or the queue's settings) makes an
+   * in-process queue that keeps waiting messages in `checkpointer`; a queue of your own — e.g.
+   * `createPgBossMemoryQueue` with `processWithInvokers` — is used as given. Without it, `record` waits
+   * for the memory agent (inline). Call `queue.resume()` at start-up to finish what a previous process
+   * left waiting.
    */
-  background?: boolean | Pick<MemoryQueueOptions, 'capacity' | 'retry' | 'onError'>;
+  background?: boolean | Pick<MemoryQueueOptions, 'capacity' | 'retry' | 'onError'> | MemoryQueue;
 }
 
 /**
@@ -55,6 +57,9 @@ export interface TurnMemory {
   /** The background queue, when `background` was set: its status, `idle()`, `resume()` and `close()`. */
   readonly queue?: MemoryQueue;
 }
+
+const isQueue = (value: object): value is MemoryQueue =>
+  typeof (value as Partial<MemoryQueue>).enqueue === 'function';
 
 /**
  * Connects memory to the agent turn: `context` reads the current context through the gate
@@ -82,15 +87,18 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
       ? []
       : memoryTools.filter((tool) => !tool.readOnly).map((tool) => `${options.toolPrefix ?? ''}${tool.name}`);
 
-  const queue = options.background
-    ? createMemoryQueue({
-        ...(typeof options.background === 'object' ? options.background : {}),
-        checkpointer: options.checkpointer,
-        process: async (threadId, message) => {
-          await invoker(threadId).processMessage(message.role, message.content);
-        },
-      })
-    : undefined;
+  const { background } = options;
+  const queue = !background
+    ? undefined
+    : typeof background === 'object' && isQueue(background)
+      ? background
+      : createMemoryQueue({
+          ...(typeof background === 'object' ? background : {}),
+          checkpointer: options.checkpointer,
+          process: async (threadId, message) => {
+            await invoker(threadId).processMessage(message.role, message.content);
+          },
+        });
 
   return {
     invoker,
