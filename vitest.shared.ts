@@ -1,4 +1,4 @@
-import { defineConfig, type UserConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /**
  * Shared vitest config. Workspace packages resolve to their TypeScript sources through the
@@ -24,7 +24,7 @@ export default defineConfig({
  * class. Vite adds `import`/`require` per import by itself, so dropping it from the list changes
  * nothing else. (mergeConfig would concatenate the lists, not replace.)
  */
-export function forCommonJsPg(config: UserConfig): UserConfig {
+export function forCommonJsPg(config: ViteUserConfig): ViteUserConfig {
   return {
     ...config,
     ssr: {

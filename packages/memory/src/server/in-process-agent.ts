@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema, MemoryStore } from '@patchbay/connector';
-import { type Envelope, failure, success, toEnvelope } from '@patchbay/envelope';
+import { type Envelope, failure, PatchbayError, success, toEnvelope } from '@patchbay/envelope';
 import type { Agent, AgentCallContext, AgentTool } from '@patchbay/orchestrator';
 import { z } from 'zod';
 import { createMemoryServer } from './memory-server.js';
@@ -110,9 +110,18 @@ export function memoryServerAgent(options: MemoryServerAgentOptions): MemoryServ
       return { id, kind: 'mcp', tools };
     },
     async clientFor(subject) {
+      if (stopped) throw new PatchbayError('tool_unavailable', 'The memory server is stopped.');
       return (await session(subject)).client;
     },
     async execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
+      // After shutdown no session is opened again: a stopped server serves nothing until initialized.
+      if (stopped) {
+        return failure('tool_unavailable', {
+          connector: id,
+          userMessage: 'Memory is not available right now: its server is stopped.',
+          retryable: false,
+        });
+      }
       try {
         const { client } = await session(context.subject);
         const result = (await client.callTool(

@@ -189,3 +189,29 @@ describe('the memory server over streamable HTTP', () => {
     expect(served.sessionCount()).toBe(0);
   });
 });
+
+describe('the memory server as an orchestrator agent', () => {
+  it('serves nothing once shut down, and serves again after initialize', async () => {
+    const { countingMemory } = await import('../test-kit.js');
+    const { memoryServerAgent } = await import('./in-process-agent.js');
+    const { memory, calls } = countingMemory(freshStore().memory!);
+    const agent = memoryServerAgent({ memory });
+    const context = { subject: 'alice', signal: new AbortController().signal } as Parameters<
+      typeof agent.execute
+    >[2];
+    await agent.initialize?.();
+    expect((await agent.execute('list_vaults', {}, context)).ok).toBe(true);
+    const before = calls.length;
+
+    await agent.shutdown?.();
+    const refused = await agent.execute('create_vault', { title: 'after shutdown' }, context);
+    expect(refused).toMatchObject({ ok: false, error_type: 'tool_unavailable', connector: 'memory' });
+    await expect(agent.clientFor('alice')).rejects.toThrow(/stopped/);
+    // Nothing reached the store after the shutdown: no session was reopened behind the gate's back.
+    expect(calls.length).toBe(before);
+
+    await agent.initialize?.();
+    expect((await agent.execute('list_vaults', {}, context)).ok).toBe(true);
+    await agent.shutdown?.();
+  });
+});
