@@ -13,3 +13,4 @@ export {
 } from './run-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
 export type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
+export { callModel, type ModelCallOutcome } from './model-call.js';

@@ -139,6 +139,32 @@ describe('the memory agent’s control sequences (calls counted at the server)',
     expect(world.methods()).not.toContain('addEntry');
   });
 
+  it('abandons a model that never answers and ignores its abort signal, at the step deadline', async () => {
+    const hung = createScriptedModel(diligentModel);
+    const { world, agent } = await setup({
+      // A provider that never settles and never looks at its signal: only a race can end the wait.
+      model: { ...hung, doGenerate: () => new Promise(() => {}) },
+      modelTimeoutMs: 200,
+    });
+    const failure = await agent
+      .invoke('process_message', 'thread-1', { role: 'user', content: 'hello' })
+      .catch((error: unknown) => error);
+    expect(PatchbayError.isInstance(failure) && failure.code).toBe('timeout');
+    expect(world.methods()).not.toContain('addEntry');
+
+    const stop = new AbortController();
+    const cancelled = agent.invoke(
+      'process_message',
+      'thread-2',
+      { role: 'user', content: 'hi' },
+      {
+        signal: stop.signal,
+      },
+    );
+    stop.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
   it('resumes after a failed step instead of adding the entry twice', async () => {
     let failPutContext = true;
     const model = createScriptedModel((call) => {

@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import type { Envelope } from '@patchbay/envelope';
+import { type Envelope, PatchbayError } from '@patchbay/envelope';
+import { callModel } from '@patchbay/turn';
 import type { ToolStep } from './agent-state.js';
 
 /** The two tools the model writes, each as the model sees it: only the fields it authors. */
@@ -85,16 +86,29 @@ export async function runModelStep(inputs: ModelStepInputs): Promise<Envelope | 
   while (inputs.budget.remaining > 0) {
     inputs.budget.remaining -= 1;
     const instruction = ['Execute the required operation now.', ...feedback].join('\n');
-    const signals = [AbortSignal.timeout(inputs.modelTimeoutMs), ...(inputs.signal ? [inputs.signal] : [])];
-    const result = await inputs.model.doGenerate({
-      prompt: [
-        { role: 'system', content: inputs.system },
-        { role: 'user', content: [{ type: 'text', text: instruction }] },
-      ],
-      tools: [modelTools[inputs.tool]],
-      toolChoice: { type: 'tool', toolName: inputs.tool },
-      abortSignal: AbortSignal.any(signals),
-    });
+    // Raced against the invocation's signal and the call's deadline: a model that ignores its abort
+    // signal is abandoned, not awaited, so a hung model cannot hold the thread (or the queue) forever.
+    const outcome = await callModel(
+      inputs.model,
+      {
+        prompt: [
+          { role: 'system', content: inputs.system },
+          { role: 'user', content: [{ type: 'text', text: instruction }] },
+        ],
+        tools: [modelTools[inputs.tool]],
+        toolChoice: { type: 'tool', toolName: inputs.tool },
+      },
+      { signal: inputs.signal, timeoutMs: inputs.modelTimeoutMs },
+    );
+    if (outcome.kind === 'aborted')
+      throw new PatchbayError('cancelled', `The ${inputs.tool} step was cancelled.`);
+    if (outcome.kind === 'timed_out') {
+      throw new PatchbayError(
+        'timeout',
+        `The model did not answer the ${inputs.tool} step within ${inputs.modelTimeoutMs} ms.`,
+      );
+    }
+    const { result } = outcome;
     inputs.usage.modelCalls += 1;
     inputs.usage.inputTokens += result.usage.inputTokens.total ?? 0;
     const calls = result.content.filter((part) => part.type === 'tool-call');
