@@ -29,7 +29,7 @@ async function world(home?: string) {
 
 function invokerOn(
   opened: MemoryWorld,
-  options: { flushEvery?: number; agent?: Partial<MemoryAgentOptions> } = {},
+  options: { flushEvery?: number; autoStart?: boolean; agent?: Partial<MemoryAgentOptions> } = {},
 ) {
   const model = createScriptedModel(diligentModel);
   const agent = createMemoryAgent({
@@ -46,6 +46,7 @@ function invokerOn(
     threadId: 'conversation-1',
     checkpointer: opened.store,
     ...(options.flushEvery ? { flushEvery: options.flushEvery } : {}),
+    ...(options.autoStart === undefined ? {} : { autoStart: options.autoStart }),
   });
   return { model, invoker };
 }
@@ -105,6 +106,19 @@ describe('the memory invoker', () => {
       .filter((call) => offeredTool(call) === 'put_context')
       .map(systemPrompt)[0];
     expect(flushPrompt).toContain('before 1');
+  });
+
+  it('starts the session itself on a thread that never had one, once', async () => {
+    const opened = await world();
+    const { invoker } = invokerOn(opened);
+    await invoker.processMessage('user', 'first');
+    await invoker.processMessage('user', 'second');
+    expect(opened.methods()).toEqual(['getContext', 'listEntries', 'addEntry', 'addEntry']);
+
+    const manual = await world();
+    const { invoker: seedLike } = invokerOn(manual, { autoStart: false });
+    await seedLike.processMessage('user', 'first');
+    expect(manual.methods()).toEqual(['addEntry']);
   });
 
   it('does not count a message whose processing failed, so its retry keeps the cadence', async () => {

@@ -11,13 +11,22 @@ export interface MemoryInvokerOptions {
   checkpointer: Checkpointer;
   /** Flush (update the context) on every n-th message; default 6, as in the seed. */
   flushEvery?: number;
+  /**
+   * Start the session by itself when a message arrives on a thread that never had one (default
+   * true), so the agent has the context and recent entries before it records; `false` leaves
+   * `startSession` to the caller, as the seed does.
+   */
+  autoStart?: boolean;
 }
 
 /** Feeds one conversation to the memory agent, choosing each control state itself. */
 export interface MemoryInvoker {
   /** Starts a session: the count restarts at 0 and the agent loads context and recent entries. */
   startSession(options?: { signal?: AbortSignal }): Promise<MemoryInvocation>;
-  /** Records one message; every `flushEvery`-th message of the session also flushes. */
+  /**
+   * Records one message; every `flushEvery`-th message of the session also flushes. On a thread that
+   * never had a session, starts one first (unless `autoStart: false`).
+   */
   processMessage(
     role: 'user' | 'assistant',
     content: string,
@@ -53,7 +62,12 @@ export function createMemoryInvoker(options: MemoryInvokerOptions): MemoryInvoke
       return options.agent.invoke('start_session', options.threadId, undefined, invokeOptions);
     },
     async processMessage(role, content, invokeOptions) {
-      const next = (await count()) + 1;
+      const stored = await options.checkpointer.loadCheckpoint<{ count: number }>(key);
+      if (stored === undefined && options.autoStart !== false) {
+        await setCount(0);
+        await options.agent.invoke('start_session', options.threadId, undefined, invokeOptions);
+      }
+      const next = (stored?.count ?? 0) + 1;
       const control = next % flushEvery === 0 ? 'process_message_and_flush' : 'process_message';
       const result = await options.agent.invoke(control, options.threadId, { role, content }, invokeOptions);
       await setCount(next);
