@@ -61,6 +61,12 @@ export interface StatusChange {
 export interface WatchableStatusSource extends StatusSource {
   /** Calls `listener` after every change, from this process or another. Returns an unsubscribe function. */
   subscribe(listener: (change: StatusChange) => void): () => void;
+  /**
+   * Resolves once the subscriptions made so far receive announcements (Postgres: the LISTEN is in
+   * place). A change committed before that is not announced to them, so a reader re-reads once
+   * when it resolves. Absent when subscribing takes effect at once (SQLite, in memory).
+   */
+  listening?(): Promise<void>;
 }
 
 /** Whether a status source announces its changes. */

@@ -110,6 +110,25 @@ describe('status watch', () => {
     expect(source.loads - before).toBeLessThanOrEqual(3);
   });
 
+  it('looks once when the subscription is in place, for a change made while it was being set up', async () => {
+    const source = createWatchableSource();
+    let nowListening = () => {};
+    // As a Postgres store does: LISTEN takes a round trip, and a change committed before it is announced to nobody.
+    const listening = Object.assign(source, {
+      listening: () =>
+        new Promise<void>((resolve) => {
+          nowListening = resolve;
+        }),
+    });
+    const host = await connectHost(listening);
+    await host.client.listTools();
+    connectAcme(source.memory);
+    expect(host.listChanged()).toBe(0);
+    nowListening();
+    await vi.waitFor(() => expect(host.listChanged()).toBe(1));
+    expect((await host.client.listTools()).tools.map((tool) => tool.name)).toContain('acme_get_ticket');
+  });
+
   it('stops listening when the gateway closes', async () => {
     const source = createWatchableSource();
     const host = await connectHost(source);

@@ -175,6 +175,13 @@ export function createStatusWatch(dependencies: StatusWatchDependencies): Status
         unsubscribeSource = source.subscribe((change) => {
           if (concerns(change.subject)) void recheck();
         });
+        // What changed while the subscription was being set up was announced to nobody: look once.
+        source.listening?.().then(
+          () => {
+            if (!stopped) void recheck();
+          },
+          () => undefined,
+        );
       }
       if (dependencies.intervalMs <= 0 || timer || stopped) return;
       timer = setInterval(() => void recheck(), dependencies.intervalMs);
