@@ -1,3 +1,4 @@
+export { callModel, type ModelCallOutcome } from './model-call.js';
 export {
   type RetryOptions,
   type RunTurnOptions,
@@ -13,4 +14,3 @@ export {
 } from './run-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
 export type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
-export { callModel, type ModelCallOutcome } from './model-call.js';

@@ -12,6 +12,7 @@ import { type CallAction, type CallRules, type CallState, decideCall } from './c
 import { callIdentity } from './call-identity.js';
 import type { InteractiveFailure } from './retry-guidance.js';
 import type { StepSummary } from './step-decision.js';
+import { mediaOf, withMedia } from './tool-result-media.js';
 import type { TurnMemory } from './turn-memory.js';
 import { toolFacts } from './turn-tools.js';
 import type { TurnRecorder } from './turn-trace.js';
@@ -38,8 +39,10 @@ export interface StepCallsContext {
 export interface StepCallsResult extends StepSummary {
   /** The assistant message with the model's text and tool calls, stamped. */
   assistant: ModelMessage;
-  /** One tool result per call, in the order the model made them. */
+  /** One tool result per call, in the order the model made them: what the thread stores. */
   results: ToolModelMessage;
+  /** The same results as the model reads them in this turn, with the files tools returned. */
+  resultsForModel: ToolModelMessage;
   /** Tools whose call succeeded in this step (listed once per call). */
   succeeded: string[];
 }
@@ -125,6 +128,7 @@ export async function runStepCalls(
   }
   const assistant = stampMessage({ role: 'assistant', content: assistantContent }, context.clock());
   const results: ToolModelMessage = { role: 'tool', content: [] };
+  const resultsForModel: ToolModelMessage = { role: 'tool', content: [] };
   const failures: InteractiveFailure[] = [];
   const succeeded: string[] = [];
   let ungrounded: InteractiveFailure | undefined;
@@ -163,12 +167,14 @@ export async function runStepCalls(
     } else if (envelope.ok) {
       succeeded.push(call.toolName);
     }
-    results.content.push({
-      type: 'tool-result',
+    const part = {
+      type: 'tool-result' as const,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       output: modelOutputOf(envelope, context.maxResultChars),
-    });
+    };
+    results.content.push(part);
+    resultsForModel.content.push({ ...part, output: withMedia(part.output, mediaOf(envelope)) });
   }
-  return { assistant, results, succeeded, failures, ungrounded };
+  return { assistant, results, resultsForModel, succeeded, failures, ungrounded };
 }

@@ -85,7 +85,7 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
       context,
     );
     context.stored.push(step.assistant, step.results);
-    context.tail.push(step.assistant, step.results);
+    context.tail.push(step.assistant, step.resultsForModel);
     recorder.sequencesClosed('succeeded', memory.closeSequences(step.succeeded));
 
     const decision = decideAfterStep(step, memory.attempt, settings);
