@@ -1,4 +1,4 @@
-import { describeStatusSourceContract } from '@patchbay/testing';
+import { describeStatusSourceContract, describeWatchableStatusSourceContract } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStatusSource } from './in-memory-status-source.js';
 
@@ -8,6 +8,23 @@ describeStatusSourceContract('in-memory', () => {
     source,
     connect: (subject, connectorId, connection) => source.connect(subject, connectorId, connection),
     disable: (connectorId, subject) => source.disable(connectorId, subject),
+  };
+});
+
+// In memory there is no second handle: the setters are how anyone writes, and they announce.
+describeWatchableStatusSourceContract('in-memory', () => {
+  const source = createInMemoryStatusSource();
+  return {
+    source,
+    writer: {
+      connect: (subject, connectorId) =>
+        source.connect(subject, connectorId, { credentials: { token: 't' } }),
+      disconnect: (subject, connectorId) => source.disconnect(subject, connectorId),
+      disable: (connectorId, subject) => source.disable(connectorId, subject),
+      markRateLimited: (subject, connectorId, until) => source.markRateLimited(subject, connectorId, until),
+      markInvalidCredentials: (subject, connectorId, error) =>
+        source.markInvalidCredentials(subject, connectorId, error),
+    },
   };
 });
 

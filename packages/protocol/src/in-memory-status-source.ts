@@ -1,4 +1,10 @@
-import type { Credentials, StatusSource, StoredConnection, SubjectState } from '@patchbay/connector';
+import type {
+  Credentials,
+  StatusChange,
+  StoredConnection,
+  SubjectState,
+  WatchableStatusSource,
+} from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 
 /** Initial content of an in-memory status source. */
@@ -13,8 +19,12 @@ export interface InMemoryStatusSourceState {
   rateLimitedUntil?: Record<string, Record<string, string>>;
 }
 
-/** A {@link StatusSource} held in process memory, with setters for the operations a CLI or test needs. */
-export interface InMemoryStatusSource extends StatusSource {
+/**
+ * A status source held in process memory, with setters for the operations a CLI or test needs. It
+ * announces every change to its subscribers (synchronously, after the change), so a gateway or a
+ * long-lived orchestrator on it reacts at once, as on a store.
+ */
+export interface InMemoryStatusSource extends WatchableStatusSource {
   /** Stores (or replaces) a subject's connection; clears any earlier credential error. */
   connect(
     subject: string,
@@ -64,6 +74,18 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
     ]),
   );
 
+  const listeners = new Set<(change: StatusChange) => void>();
+  const announce = (kind: StatusChange['kind'], subject: string | undefined, connectorId: string) => {
+    const change: StatusChange = { kind, connectorId, ...(subject === undefined ? {} : { subject }) };
+    for (const listener of [...listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // One listener's failure does not keep the change from the others.
+      }
+    }
+  };
+
   const subjectMap = <Value>(maps: Map<string, Map<string, Value>>, subject: string) => {
     let map = maps.get(subject);
     if (!map) {
@@ -87,12 +109,23 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
         rateLimitedUntil: Object.fromEntries(rateLimits.get(subject) ?? []),
       };
     },
+    subscribe(listener) {
+      // A wrapper per subscription, so the same function subscribed twice is called twice.
+      const entry = (change: StatusChange) => listener(change);
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
     async markRateLimited(subject, connectorId, until) {
       subjectMap(rateLimits, subject).set(connectorId, isoTime(until));
+      announce('rate_limit', subject, connectorId);
     },
     async markInvalidCredentials(subject, connectorId, error) {
       const connection = connections.get(subject)?.get(connectorId);
-      if (connection) connection.credentialError = error;
+      if (!connection) return;
+      connection.credentialError = error;
+      announce('invalid_credentials', subject, connectorId);
     },
     connect(subject, connectorId, { credentials, scopes = [], verifiedOrigin }) {
       subjectMap(connections, subject).set(connectorId, {
@@ -101,29 +134,35 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
         scopes: [...scopes],
         ...(verifiedOrigin === undefined ? {} : { verifiedOrigin }),
       });
+      announce('connection', subject, connectorId);
     },
     disconnect(subject, connectorId) {
-      connections.get(subject)?.delete(connectorId);
+      if (connections.get(subject)?.delete(connectorId)) announce('connection', subject, connectorId);
     },
     disable(connectorId, subject) {
       if (subject === undefined) {
         globallyDisabled.add(connectorId);
-        return;
+      } else {
+        let set = disabledBySubject.get(subject);
+        if (!set) {
+          set = new Set();
+          disabledBySubject.set(subject, set);
+        }
+        set.add(connectorId);
       }
-      let set = disabledBySubject.get(subject);
-      if (!set) {
-        set = new Set();
-        disabledBySubject.set(subject, set);
-      }
-      set.add(connectorId);
+      announce('policy', subject, connectorId);
     },
     enable(connectorId, subject) {
-      if (subject === undefined) globallyDisabled.delete(connectorId);
-      else disabledBySubject.get(subject)?.delete(connectorId);
+      const lifted =
+        subject === undefined
+          ? globallyDisabled.delete(connectorId)
+          : (disabledBySubject.get(subject)?.delete(connectorId) ?? false);
+      if (lifted) announce('policy', subject, connectorId);
     },
     setRateLimit(subject, connectorId, until) {
       if (until === undefined) rateLimits.get(subject)?.delete(connectorId);
       else subjectMap(rateLimits, subject).set(connectorId, isoTime(until));
+      announce('rate_limit', subject, connectorId);
     },
   };
 }
