@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root } from './workspace.js';
+import { npmNetworkEnv, root } from './workspace.js';
 
 /**
  * The guide for a connector in its own repository (contributing/add-a-connector.md, "Outside this
@@ -28,13 +28,14 @@ const core = ['envelope', 'connector', 'testing'];
 
 describe('a connector outside the monorepo', { timeout: timeoutMs }, () => {
   const temp = mkdtempSync(join(tmpdir(), 'patchbay-standalone-'));
+  const network = npmNetworkEnv();
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
   const run = (command: string, args: string[], cwd: string) => {
     const result = spawnSync(command, args, {
       cwd,
       encoding: 'utf8',
-      env: { ...process.env, FORCE_COLOR: '0', CI: 'true' },
+      env: { ...process.env, ...network, FORCE_COLOR: '0', CI: 'true' },
       timeout: timeoutMs,
     });
     return {

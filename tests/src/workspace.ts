@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -47,3 +48,36 @@ export function changesetTexts(): string[] {
     .filter((file) => file.endsWith('.md') && file !== 'README.md')
     .map((file) => readFileSync(join(dir, file), 'utf8'));
 }
+
+/**
+ * npm's machine-wide network settings (CA bundle, registry mirror, proxy) as `pnpm_config_*`
+ * variables. pnpm never reads npm's global config, so a `pnpm install` a test starts in a project
+ * outside the workspace fails with SELF_SIGNED_CERT_IN_CHAIN behind a TLS-inspecting proxy unless it
+ * is handed them, as scripts/setup.sh does for its own installs. Variables already set win.
+ */
+export function npmNetworkEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const found: Record<string, string> = {};
+  const result = spawnSync('npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8', env });
+  const file = env.npm_config_globalconfig || result.stdout?.trim();
+  if (!file || !existsSync(file)) return found;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    const [, key, value] = match as unknown as [string, string, string];
+    if (!networkKeys.has(key)) continue;
+    const variable = `pnpm_config_${key.replaceAll('-', '_')}`;
+    if (env[variable] === undefined) found[variable] = value.replace(/^"(.*)"$/, '$1');
+  }
+  return found;
+}
+
+const networkKeys = new Set([
+  'registry',
+  'cafile',
+  'ca',
+  'strict-ssl',
+  'proxy',
+  'https-proxy',
+  'noproxy',
+  'no-proxy',
+]);

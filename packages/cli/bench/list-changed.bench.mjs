@@ -40,7 +40,10 @@ async function measure(name, databaseUrl) {
       join(home, 'patchbay.config.json'),
       JSON.stringify({ connectors: [{ module: './connectors/synth.mjs' }] }),
     );
-    const env = { PATCHBAY_SECRET_KEY: secretKey, ...(databaseUrl ? { PATCHBAY_DATABASE_URL: databaseUrl } : {}) };
+    const env = {
+      PATCHBAY_SECRET_KEY: secretKey,
+      ...(databaseUrl ? { PATCHBAY_DATABASE_URL: databaseUrl } : {}),
+    };
     const store = openStore({ home, secretKey, env: { ...env } });
     await store.saveConnection('default', {
       connectorId: 'synth',
@@ -76,7 +79,7 @@ async function measure(name, databaseUrl) {
       const at = await notified;
       // The host re-lists, as a host does on list_changed; the answer must reflect the change.
       const count = await tools();
-      if ((count < connectedTools) !== disable) throw new Error(`round ${round}: ${count} tools listed`);
+      if (count < connectedTools !== disable) throw new Error(`round ${round}: ${count} tools listed`);
       if (round >= warmup) latencies.push(at - started);
     }
     await client.close();

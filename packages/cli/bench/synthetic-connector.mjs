@@ -32,4 +32,3 @@ export function create${id[0].toUpperCase()}${id.slice(1)}(settings = {}) {
 export const connectorFactory = create${id[0].toUpperCase()}${id.slice(1)};
 `;
 }
-
