@@ -233,6 +233,69 @@ describe('patchbay mcp with mcp-servers.json', () => {
   });
 });
 
+describe('admin policy and tool names across MCP servers', () => {
+  const echoServer = join(packageDirectory, 'test-fixtures', 'echo-mcp-server.mjs');
+  const server = (name: string, prefix: string) => ({
+    name,
+    command: process.execPath,
+    args: [echoServer],
+    prefix,
+  });
+
+  it('patchbay servers names a tool two servers declare; disable/enable take a server name', async () => {
+    const home = await connectedHome();
+    writeFileSync(
+      join(home, 'mcp-servers.json'),
+      JSON.stringify({ servers: [server('echo', 'up'), server('twin', 'up'), server('other', 'ot')] }),
+    );
+    const listed = await patchbay(home, ['servers', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const report = JSON.parse(listed.stdout) as {
+      servers: { name: string; disabled: boolean; tools: string[] }[];
+      tool_conflicts: { tool: string; owners: string[] }[];
+    };
+    expect(report.tool_conflicts).toEqual([{ tool: 'up_echo', owners: ['echo', 'twin'] }]);
+    expect(report.servers.map((entry) => [entry.name, entry.disabled])).toEqual([
+      ['echo', false],
+      ['twin', false],
+      ['other', false],
+    ]);
+    const table = await patchbay(home, ['servers']);
+    expect(table.stdout).toContain('Tool "up_echo" is declared by echo and twin');
+
+    const disabled = await patchbay(home, ['disable', 'other']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(disabled.stdout).toContain('Disabled MCP server other for everyone.');
+    const after = JSON.parse((await patchbay(home, ['servers', '--json'])).stdout) as typeof report;
+    expect(after.servers.find((entry) => entry.name === 'other')?.disabled).toBe(true);
+
+    const unknown = await patchbay(home, ['disable', 'nosuch']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('Unknown connector "nosuch"');
+
+    const enabled = await patchbay(home, ['enable', 'other']);
+    expect(enabled.stdout).toContain('Enabled MCP server other for everyone.');
+  });
+
+  it('patchbay mcp leaves a disabled server out and its gate refuses the call', async () => {
+    const home = await connectedHome();
+    writeFileSync(
+      join(home, 'mcp-servers.json'),
+      JSON.stringify({ servers: [server('echo', 'up'), server('other', 'ot')] }),
+    );
+    expect((await patchbay(home, ['disable', 'other'])).code).toBe(0);
+    const { client } = await stdioClient(home);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('up_echo');
+    expect(names).not.toContain('ot_echo');
+    const refused = await client.callTool({ name: 'ot_echo', arguments: { text: 'x' } });
+    expect(refused.structuredContent).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
+    const called = await patchbay(home, ['call', 'ot_echo', '--args', '{"text":"x"}']);
+    expect(called.code).not.toBe(0);
+    expect(called.stdout + called.stderr).toContain('disabled_by_admin');
+  });
+});
+
 /** Starts `patchbay mcp --http --port 0` and waits for the URL it prints on stderr. */
 function startHttp(home: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [cliBinary, '--home', home, 'mcp', '--http', '--port', '0'], {

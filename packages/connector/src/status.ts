@@ -44,6 +44,11 @@ export const statusSnapshotSchema = z.object({
   connectors: z.record(z.string(), connectorStatusEntrySchema),
   /** Ids the status source knows but no installed connector declares. Reported, never dropped silently. */
   unknownConnectorIds: z.array(z.string()).default([]),
+  /**
+   * Every id an admin disabled for this subject, connectors and other agents alike (an MCP server's
+   * name, `function:<name>`): what a gateway needs to leave a disabled server's tools out.
+   */
+  disabledIds: z.array(z.string()).optional(),
 });
 /** Status of every known connector for one subject, captured at one instant. */
 export type StatusSnapshot = z.infer<typeof statusSnapshotSchema>;

@@ -78,13 +78,19 @@ export async function statusStep(
   subject: string,
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
+  const loaded = await context.statusSource.load(subject);
+  // Admin policy covers every agent, not only connectors: an MCP server or a function an admin
+  // disabled (`patchbay disable <server>`) runs nothing, whoever asks and however it was offered.
+  if (tool.connectorId === undefined && loaded.disabledConnectorIds.includes(entry.record.agent.id)) {
+    return {
+      ok: false,
+      envelope: failure('disabled_by_admin', { userMessage: 'This tool is not available.' }),
+    };
+  }
   if (tool.connectorId === undefined && tool.requires.length === 0) return { ok: true, value: {} };
   // A connection verified against another origin than its connector's configured one loses its
   // credentials here, before anything can hand them to a tool.
-  const state = bindConnectionsToOrigins(
-    await context.statusSource.load(subject),
-    Object.values(context.origins),
-  );
+  const state = bindConnectionsToOrigins(loaded, Object.values(context.origins));
   const ids = new Set(tool.requires);
   if (tool.connectorId !== undefined) ids.add(tool.connectorId);
   const at = context.now();

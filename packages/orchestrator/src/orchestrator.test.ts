@@ -171,6 +171,31 @@ describe('status gate: no request leaves unless the connector may be used', () =
     expect(acme.requests).toHaveLength(0);
   });
 
+  it('an MCP server or function an admin disabled runs nothing (the policy covers every agent)', async () => {
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({ statusSource });
+    const ran: string[] = [];
+    const agent = fromFunction({
+      name: 'save_fact',
+      description: 'Saves a fact about the user.',
+      input: z.object({ fact: z.string() }),
+      effect: 'read',
+      execute: async (input) => {
+        ran.push(input.fact);
+        return { saved: true };
+      },
+    });
+    orchestrator.register(agent);
+    await orchestrator.start();
+    statusSource.disable(subject, agent.id);
+    const refused = await orchestrator.execute('save_fact', { fact: 'a' }, { subject });
+    expect(refused).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
+    // Another subject is not under that subject's rule.
+    const other = await orchestrator.execute('save_fact', { fact: 'b' }, { subject: 'user-2' });
+    expect(other).toMatchObject({ ok: true });
+    expect(ran).toEqual(['b']);
+  });
+
   it('rate limited until a future time → rate_limited; a past limit no longer gates', async () => {
     const statusSource = createTestStatusSource({
       [subject]: { rateLimitedUntil: { acme: '2030-01-01T00:01:00Z' } },
@@ -256,13 +281,13 @@ describe('status gate: no request leaves unless the connector may be used', () =
     expect(result).toMatchObject({ error_type: 'connector_not_configured' });
   });
 
-  it('does not load status for tools without a connector', async () => {
+  it('reads status once for a tool without a connector (the admin policy), never more', async () => {
     const statusSource = createTestStatusSource();
     const orchestrator = createOrchestrator({ statusSource });
     orchestrator.register(createCountingAgent());
     await orchestrator.start();
     await orchestrator.execute('count_echo', { text: 'hi' }, { subject });
-    expect(statusSource.loads()).toBe(0);
+    expect(statusSource.loads()).toBe(1);
   });
 });
 

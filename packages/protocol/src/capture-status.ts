@@ -121,5 +121,6 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
     capturedAt: toIsoSeconds(now),
     connectors: Object.fromEntries(entries.map((entry) => [entry.id, entry])),
     unknownConnectorIds: unknownConnectorIds(state, new Set(connectors.map((connector) => connector.id))),
+    disabledIds: [...state.disabledConnectorIds].sort(),
   };
 }

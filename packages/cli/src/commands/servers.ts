@@ -19,6 +19,8 @@ export const serversCommand: Command = {
       return exitCodes.ok;
     }
     const agents = await loadMcpAgents(runtime, path);
+    // Admin policy as it applies to this subject (`patchbay disable <server>`, for everyone or --user-only).
+    const disabled = new Set((await runtime.store().load(runtime.settings.subject)).disabledConnectorIds);
     // Start every server at once; one that fails to start is reported as down, not thrown.
     const results = await Promise.all(
       agents.map(async (agent) => {
@@ -35,18 +37,20 @@ export const serversCommand: Command = {
           ...(health.reason !== undefined ? { reason: health.reason } : {}),
           ...(health.detail !== undefined ? { detail: health.detail } : {}),
           trusted: agent.trusted,
+          disabled: disabled.has(agent.id),
           tools,
         };
       }),
     );
-    if (runtime.settings.json) runtime.printJson({ servers: results });
+    const conflicts = toolConflicts(results, await runtime.connectors());
+    if (runtime.settings.json) runtime.printJson({ servers: results, tool_conflicts: conflicts });
     else {
       runtime.print(
         formatTable(
           ['NAME', 'STATUS', 'REASON', 'LATENCY', 'TOOLS', 'DETAIL'],
           results.map((server) => [
             server.name,
-            server.status,
+            server.disabled ? `${server.status} (disabled)` : server.status,
             server.reason ?? '-',
             server.latency_ms !== undefined ? `${server.latency_ms} ms` : '-',
             String(server.tools.length),
@@ -54,7 +58,42 @@ export const serversCommand: Command = {
           ]),
         ),
       );
+      for (const conflict of conflicts) {
+        runtime.print(
+          `Tool "${conflict.tool}" is declared by ${conflict.owners.join(' and ')}: no one serves it until a "prefix" in the servers file tells them apart.`,
+        );
+      }
     }
     return exitCodes.ok;
   },
 };
+
+/** A tool name more than one server (or a server and an installed connector) declares. */
+interface ToolNameConflict {
+  tool: string;
+  /** Server names, and `connector:<id>` for an installed connector. */
+  owners: string[];
+}
+
+/**
+ * The names the gateway would refuse to route: declared by two servers, or by a server and a
+ * connector. The orchestrator serves neither (it will not guess), so the operator hears it here.
+ */
+function toolConflicts(
+  servers: readonly { name: string; tools: readonly string[] }[],
+  connectors: readonly { id: string; tools: readonly { name: string }[] }[],
+): ToolNameConflict[] {
+  const owners = new Map<string, string[]>();
+  const add = (tool: string, owner: string) => {
+    const list = owners.get(tool) ?? [];
+    if (!list.includes(owner)) list.push(owner);
+    owners.set(tool, list);
+  };
+  for (const connector of connectors)
+    for (const tool of connector.tools) add(tool.name, `connector:${connector.id}`);
+  for (const server of servers) for (const tool of server.tools) add(tool, server.name);
+  return [...owners]
+    .filter(([, list]) => list.length > 1)
+    .map(([tool, list]) => ({ tool, owners: list }))
+    .sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+}

@@ -223,6 +223,26 @@ describe('gateway over functions and MCP servers', () => {
     expect(after.structuredContent).toMatchObject({ ok: false, error_type: 'tool_unavailable' });
   });
 
+  it('leaves out a server an admin disabled, tells the host, and lists it again once enabled', async () => {
+    const { client, statusSource, nextListChanged } = await connectGateway({ trust: true });
+    expect(names(await client.listTools())).toContain('up_echo');
+    let changed = nextListChanged();
+    statusSource.disable('upstream', subject);
+    await changed;
+    expect(names(await client.listTools())).toEqual(['save_fact', 'refresh_connector_status']);
+    // The gate holds the same rule: a host that calls it anyway runs nothing.
+    const refused = await client.callTool({ name: 'up_echo', arguments: { text: 'x' } });
+    expect(refused.structuredContent).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
+    changed = nextListChanged();
+    statusSource.enable('upstream', subject);
+    await changed;
+    expect(names(await client.listTools())).toEqual([
+      'save_fact',
+      ...upstreamTools,
+      'refresh_connector_status',
+    ]);
+  });
+
   it('notices a server that died between calls at the next recheck', async () => {
     const { client, upstream, nextListChanged } = await connectGateway({
       trust: true,

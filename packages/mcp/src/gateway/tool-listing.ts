@@ -97,7 +97,11 @@ export function createToolListing(
   return {
     async list(snapshot) {
       const exposed = exposedTools(snapshot, connectors);
-      const candidates = agentTools().filter(({ tool }) => toolAvailability(tool, snapshot).available);
+      // An agent an admin disabled (`patchbay disable <server>`) is left out, as a disabled connector is.
+      const disabled = new Set(snapshot.disabledIds ?? []);
+      const candidates = agentTools().filter(
+        ({ tool, agent }) => !disabled.has(agent.id) && toolAvailability(tool, snapshot).available,
+      );
       const probes = new Map<Agent, Promise<boolean>>();
       const up = await Promise.all(
         candidates.map(({ agent }) => {
