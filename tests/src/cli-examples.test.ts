@@ -126,7 +126,12 @@ const tools = new Map<string, ToolLike>();
 const home = mkdtempSync(join(tmpdir(), 'patchbay-examples-'));
 // Where the examples run: it holds the files they name (`--mcp-config ./mcp-servers.json`).
 const workingDirectory = mkdtempSync(join(tmpdir(), 'patchbay-examples-cwd-'));
-writeFileSync(join(workingDirectory, 'mcp-servers.json'), JSON.stringify({ mcpServers: {} }));
+// One server the examples name (`patchbay disable filesystem`); starting it ends at once (crashed_on_start).
+const mcpServerNames = new Set(['filesystem']);
+const mcpServers = JSON.stringify({
+  mcpServers: { filesystem: { command: process.execPath, args: ['-e', 'process.exit(0)'] } },
+});
+writeFileSync(join(workingDirectory, 'mcp-servers.json'), mcpServers);
 const env = { PATCHBAY_HOME: home, PATCHBAY_SECRET_KEY: Buffer.alloc(32, 3).toString('base64') };
 const helpExamples: Example[] = [];
 
@@ -139,6 +144,7 @@ beforeAll(async () => {
     }
   }
   for (const connector of connectors.values()) for (const tool of connector.tools) tools.set(tool.name, tool);
+  writeFileSync(join(home, 'mcp-servers.json'), mcpServers);
   writeFileSync(
     join(home, 'patchbay.config.json'),
     JSON.stringify({ connectors: connectorModules.map((module) => ({ module })) }),
@@ -164,7 +170,9 @@ function problems({ argv }: Example): string[] {
   const { command, values, positionals } = parseCommandLine(argv);
   if (!command || values.help) return [];
   const found: string[] = [];
-  if (['connect', 'disconnect', 'disable', 'enable'].includes(command.name)) {
+  const policyOnServer =
+    ['disable', 'enable'].includes(command.name) && mcpServerNames.has(positionals[0] as string);
+  if (['connect', 'disconnect', 'disable', 'enable'].includes(command.name) && !policyOnServer) {
     const connector = connectors.get(positionals[0] as string);
     if (!connector) return [`no connector "${positionals[0]}" (have ${[...connectors.keys()].join(', ')})`];
     const fields = connector.auth.fields;
