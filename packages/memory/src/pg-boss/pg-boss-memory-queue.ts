@@ -103,9 +103,15 @@ export async function createPgBossMemoryQueue(options: PgBossMemoryQueueOptions)
 
   // Created or waiting for a retry: not taken by any worker yet.
   const waiting = () => boss.findJobs<MessageJob>(name, { queued: true, limit: 100_000 });
+  // Not done anywhere: also those another instance is handing over now (idle waits for the whole queue,
+  // not only this process's share: with two instances, one can be idle while the other still works).
+  const unfinished = async () =>
+    (await boss.findJobs<MessageJob>(name, { limit: 100_000 })).filter(
+      (job) => job.state === 'created' || job.state === 'retry' || job.state === 'active',
+    );
 
   const status = async (): Promise<MemoryQueueStatus> => {
-    const jobs = await waiting();
+    const jobs = await unfinished();
     const failing: QueuedMessage[] = [];
     const seen = new Set<string>();
     for (const job of jobs) {
@@ -124,7 +130,7 @@ export async function createPgBossMemoryQueue(options: PgBossMemoryQueueOptions)
         retryAt: new Date(job.startAfter).toISOString(),
       });
     }
-    return { pending: jobs.length + inFlight, failing };
+    return { pending: jobs.length, failing };
   };
 
   return {
@@ -138,7 +144,7 @@ export async function createPgBossMemoryQueue(options: PgBossMemoryQueueOptions)
     },
     status,
     async idle() {
-      while (!closed && (inFlight > 0 || (await waiting()).length > 0)) {
+      while (!closed && (inFlight > 0 || (await unfinished()).length > 0)) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
