@@ -2,6 +2,7 @@ import { success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
+import { toolDescriptionForModel } from './tool.js';
 
 const base = {
   name: 'demo_echo',
@@ -48,6 +49,28 @@ describe('defineTool', () => {
   it('rejects a non-object input schema', () => {
     expect(() => defineTool({ ...base, input: z.string().describe('text') as never })).toThrow(
       /input: must be a z\.object/,
+    );
+  });
+});
+
+describe('tool examples and category (seed 003)', () => {
+  it('keeps them and shows them to the model after the description', () => {
+    const tool = defineTool({ ...base, examples: ['Find T-1', 'What is T-2 about?'], category: 'tickets' });
+    expect(tool.examples).toEqual(['Find T-1', 'What is T-2 about?']);
+    expect(tool.category).toBe('tickets');
+    expect(toolDescriptionForModel(tool)).toBe(
+      `${base.description}\nCategory: tickets\nExamples:\n- Find T-1\n- What is T-2 about?`,
+    );
+  });
+
+  it('leaves a description without them unchanged', () => {
+    expect(toolDescriptionForModel(defineTool(base))).toBe(base.description);
+  });
+
+  it('refuses an empty example and more than ten', () => {
+    expect(() => defineTool({ ...base, examples: [' '] })).toThrow(/examples\.0: must not be empty/);
+    expect(() => defineTool({ ...base, examples: Array.from({ length: 11 }, (_, i) => `e${i}`) })).toThrow(
+      /at most 10 examples/,
     );
   });
 });

@@ -28,6 +28,8 @@ export const toolDefinitionSchema = z.object({
   requiredScopes: z.array(z.string().min(1)).default([]),
   requires: z.array(z.string().regex(/^[a-z][a-z0-9]*$/, 'must be a connector id')).default([]),
   timeoutMs: z.number().int().positive().optional(),
+  examples: z.array(z.string().trim().min(1, 'must not be empty')).max(10, 'at most 10 examples').optional(),
+  category: z.string().trim().min(1).max(40).optional(),
   execute: z.custom<ToolDefinition['execute']>(isFunction, 'must be a function'),
 });
 

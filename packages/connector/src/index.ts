@@ -86,6 +86,7 @@ export {
 export { statusEntriesFromState, unknownConnectorIds } from './status-rules.js';
 export {
   type AnyTool,
+  type DescribedTool,
   expandScopes,
   type JsonSchema,
   type ScopeImplication,
@@ -93,5 +94,6 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolEffect,
+  toolDescriptionForModel,
   toolEffects,
 } from './tool.js';

@@ -41,15 +41,24 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output = un
   requires?: string[];
   /** Per-tool timeout override in milliseconds. */
   timeoutMs?: number;
+  /**
+   * Requests a user might make that this tool answers ("What is open in PAY?"), at most 10. They reach
+   * the model and MCP hosts at the end of the description ({@link toolDescriptionForModel}).
+   */
+  examples?: string[];
+  /** A short group name ("issues", "messaging") shown with the description. */
+  category?: string;
   /** Runs the call. Return an envelope; a thrown error is mapped by the caller through `toEnvelope`. */
   execute: (input: z.output<Input>, context: ToolContext) => Promise<Envelope<Output>>;
 }
 
 /** A validated tool, with its JSON Schema derived for models and MCP. */
 export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown>
-  extends Required<Omit<ToolDefinition<Input, Output>, 'output' | 'timeoutMs'>> {
+  extends Required<Omit<ToolDefinition<Input, Output>, 'output' | 'timeoutMs' | 'examples' | 'category'>> {
   output?: z.ZodType<Output>;
   timeoutMs?: number;
+  examples?: readonly string[];
+  category?: string;
   /** JSON Schema (2020-12) of the input, as models and MCP hosts read it. */
   inputJsonSchema: JsonSchema;
   /** The question to ask a user for each top-level input field, used for `needs_input`. */
@@ -84,3 +93,24 @@ export function expandScopes(granted: readonly string[], implied: ScopeImplicati
 /** A tool of any input/output type, as collections hold them. */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous collection of tools needs an erased input type
 export type AnyTool = Tool<any, any>;
+
+/** The parts of a tool's description a model reads. */
+export interface DescribedTool {
+  description: string;
+  examples?: readonly string[] | undefined;
+  category?: string | undefined;
+}
+
+/**
+ * A tool's description as a model or an MCP host reads it: the description, then its category and
+ * examples when the tool has them (seed 003's structured description, flattened into the one text
+ * field every model API and MCP carry). Without either, the description unchanged.
+ */
+export function toolDescriptionForModel(tool: DescribedTool): string {
+  const lines = [tool.description];
+  if (tool.category) lines.push(`Category: ${tool.category}`);
+  if (tool.examples && tool.examples.length > 0) {
+    lines.push('Examples:', ...tool.examples.map((example) => `- ${example}`));
+  }
+  return lines.join('\n');
+}

@@ -100,6 +100,8 @@ const codeErrorTypes = {
   agent_init_failed: 'tool_unavailable',
   /** An MCP server was stopped while it was connecting — the MCP client. */
   agent_stopped: 'tool_unavailable',
+  /** An agent's shutdown threw or outlived its time limit; it counts as stopped — the orchestrator (`stopAgent`, `stop`'s report). */
+  agent_shutdown_failed: 'internal_error',
   /** No proposal with that id — the orchestrator, the CLI. */
   proposal_not_found: 'not_found',
   /** The proposal was already approved, rejected or run — the orchestrator, the CLI. */

@@ -10,6 +10,19 @@ export interface OrchestratorHealth {
   agents: Record<string, AgentHealth>;
 }
 
+/** An agent whose shutdown threw or outlived the stop limit (it counts as stopped all the same). */
+export interface ShutdownFailure {
+  agentId: string;
+  code: 'agent_shutdown_failed';
+  /** A sentence without secrets. */
+  detail: string;
+}
+
+/** What {@link AgentLifecycle.stop} reports: every agent whose shutdown failed (seed 003: logged, never blocking). */
+export interface OrchestratorStopReport {
+  failed: ShutdownFailure[];
+}
+
 /** Agent records and their start, stop and health: the lifecycle half of the orchestrator. */
 export interface AgentLifecycle {
   register(agent: Agent): void;
@@ -17,7 +30,7 @@ export interface AgentLifecycle {
   registerFactory<Config>(kind: string, factory: AgentFactory<Config>): void;
   create<Config>(kind: string, config: Config): Agent;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  stop(): Promise<OrchestratorStopReport>;
   startAgent(agentId: string): Promise<AgentHealth>;
   stopAgent(agentId: string): Promise<void>;
   health(agentId?: string): Promise<AgentHealth | OrchestratorHealth>;
@@ -137,9 +150,10 @@ export function createAgentLifecycle(
     return record.starting;
   }
 
-  async function stopRecord(record: AgentRecord): Promise<void> {
+  /** Stops one agent; resolves to why its shutdown failed (it counts as stopped either way), or undefined. */
+  async function stopRecord(record: AgentRecord): Promise<ShutdownFailure | undefined> {
     if (record.starting) await record.starting;
-    if (record.state === 'stopped') return;
+    if (record.state === 'stopped') return undefined;
     record.state = 'stopped';
     const agentId = record.agent.id;
     const { stopTimeoutMs } = limits;
@@ -149,11 +163,24 @@ export function createAgentLifecycle(
         record.agent.shutdown().then(() => 'stopped' as const),
         limit.promise,
       ]);
-      if (outcome === 'timed_out')
-        log.warn({ agent: agentId }, `agent did not shut down within ${stopTimeoutMs} ms`);
-      else log.info({ agent: agentId }, 'agent stopped');
+      if (outcome === 'timed_out') {
+        const detail = `The agent "${agentId}" did not shut down within ${stopTimeoutMs} ms.`;
+        log.warn(
+          { agent: agentId, code: 'agent_shutdown_failed' },
+          `agent did not shut down within ${stopTimeoutMs} ms`,
+        );
+        return { agentId, code: 'agent_shutdown_failed', detail };
+      }
+      log.info({ agent: agentId }, 'agent stopped');
+      return undefined;
     } catch (error) {
-      log.error({ agent: agentId, error: redactString(errorMessage(error)) }, 'agent shutdown failed');
+      const reason = redactString(errorMessage(error));
+      log.error({ agent: agentId, code: 'agent_shutdown_failed', error: reason }, 'agent shutdown failed');
+      return {
+        agentId,
+        code: 'agent_shutdown_failed',
+        detail: `The agent "${agentId}" failed to shut down: ${reason}`,
+      };
     } finally {
       limit.cancel();
     }
@@ -241,8 +268,10 @@ export function createAgentLifecycle(
     },
     async stop() {
       running = false;
-      await Promise.all([...registry.agents.values()].map((record) => stopRecord(record)));
-      log.info({ agents: registry.agents.size }, 'orchestrator stopped');
+      const outcomes = await Promise.all([...registry.agents.values()].map((record) => stopRecord(record)));
+      const failed = outcomes.filter((outcome): outcome is ShutdownFailure => outcome !== undefined);
+      log.info({ agents: registry.agents.size, failed: failed.length }, 'orchestrator stopped');
+      return { failed };
     },
     async startAgent(agentId) {
       const record = recordOf(agentId);
@@ -250,7 +279,8 @@ export function createAgentLifecycle(
       return probe(record);
     },
     async stopAgent(agentId) {
-      await stopRecord(recordOf(agentId));
+      const failure = await stopRecord(recordOf(agentId));
+      if (failure) throw new PatchbayError(failure.code, failure.detail);
     },
     health,
   };

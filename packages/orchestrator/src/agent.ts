@@ -25,6 +25,10 @@ export interface AgentTool {
   requires: string[];
   /** Per-tool timeout override in milliseconds. */
   timeoutMs?: number | undefined;
+  /** Requests a user might make that this tool answers; shown to the model with the description. */
+  examples?: readonly string[] | undefined;
+  /** A short group name ("issues", "files"), shown to the model with the description. */
+  category?: string | undefined;
   annotations?: ToolAnnotations | undefined;
   /**
    * Overrides the agent's `trusted` flag for this tool. Tools of untrusted agents need approval
@@ -71,10 +75,22 @@ export interface AgentHealth {
   retryAt?: string | undefined;
 }
 
-/** The static description of an agent and its tools. */
+/** The static description of an agent and its tools (seed 003's manifest). */
 export interface AgentManifest {
   id: string;
   kind: 'connector' | 'function' | 'mcp';
+  /** A name for people ("GitHub", an MCP server's own name); the id when the agent gives none. */
+  name?: string | undefined;
+  /**
+   * What the agent can do, in short phrases: a connector's declared capabilities, the capability
+   * groups an MCP server announced (`tools`, `prompts`, `resources`), a function's own list.
+   */
+  capabilities?: readonly string[] | undefined;
+  /**
+   * Every call of this agent's tools waits for a person's approval, reads included, whatever the
+   * orchestrator's approval mode (seed 003's `requiresApproval`). Absent or false: the mode decides per tool.
+   */
+  requiresApproval?: boolean | undefined;
   tools: AgentTool[];
 }
 

@@ -61,9 +61,11 @@ export function approvalModeOf(tool: AgentTool, policy: ApprovalPolicy | undefin
  */
 export function requiresApproval(
   tool: AgentTool,
-  agent: Pick<Agent, 'trusted'>,
+  agent: Pick<Agent, 'trusted'> & { requiresApproval?: boolean | undefined },
   policy?: ApprovalPolicy,
 ): boolean {
+  // The agent's manifest asks a person for every call (seed 003's `requiresApproval`), reads included.
+  if (agent.requiresApproval === true) return true;
   if (tool.effect === 'destructive' || tool.annotations?.destructiveHint === true) return true;
   // Read-only: declared so, or a `read` effect no hint contradicts.
   const hint = tool.annotations?.readOnlyHint;

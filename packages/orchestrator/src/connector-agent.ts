@@ -21,6 +21,8 @@ export function agentToolOf(tool: AnyTool, connectorId?: string): AgentTool {
     impliedScopes: tool.impliedScopes,
     requires: [...tool.requires],
     timeoutMs: tool.timeoutMs,
+    ...(tool.examples ? { examples: [...tool.examples] } : {}),
+    ...(tool.category ? { category: tool.category } : {}),
     annotations: annotationsForEffect(tool.effect),
   };
 }
@@ -42,7 +44,13 @@ export function connectorAgent(connector: Connector): Agent {
       return { status: 'up' };
     },
     manifest() {
-      return { id: `connector:${connector.id}`, kind: 'connector', tools: agentTools };
+      return {
+        id: `connector:${connector.id}`,
+        kind: 'connector',
+        name: connector.name,
+        capabilities: connector.capabilities,
+        tools: agentTools,
+      };
     },
     validate(toolName, args) {
       const tool = tools.get(toolName);

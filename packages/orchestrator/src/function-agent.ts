@@ -32,6 +32,16 @@ export interface FunctionToolDefinition<Input extends z.ZodType = z.ZodType, Out
   trusted?: boolean;
   /** Other connector ids that must be connected for the tool to run. */
   requires?: string[];
+  /** Requests a user might make that this tool answers; shown to the model with the description. */
+  examples?: string[];
+  /** A short group name ("memory", "files"), shown to the model with the description. */
+  category?: string;
+  /** A name for people; defaults to the tool name. */
+  displayName?: string;
+  /** What the function can do, in short phrases (the manifest's `capabilities`). */
+  capabilities?: string[];
+  /** Every call waits for a person's approval, reads included (the manifest's `requiresApproval`). */
+  requiresApproval?: boolean;
 }
 
 /**
@@ -72,6 +82,8 @@ export function fromFunction<Input extends z.ZodType, Output>(
     requiredScopes: [],
     requires: [...(definition.requires ?? [])],
     timeoutMs: definition.timeoutMs,
+    ...(definition.examples ? { examples: [...definition.examples] } : {}),
+    ...(definition.category ? { category: definition.category } : {}),
     annotations: annotationsForEffect(definition.effect),
   };
   const envelopeContext = { tool: definition.name, questions };
@@ -84,7 +96,14 @@ export function fromFunction<Input extends z.ZodType, Output>(
       return { status: 'up' };
     },
     manifest() {
-      return { id, kind: 'function', tools: [tool] };
+      return {
+        id,
+        kind: 'function',
+        name: definition.displayName ?? definition.name,
+        ...(definition.capabilities ? { capabilities: [...definition.capabilities] } : {}),
+        ...(definition.requiresApproval ? { requiresApproval: true } : {}),
+        tools: [tool],
+      };
     },
     validate(_toolName, args) {
       try {

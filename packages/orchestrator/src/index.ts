@@ -18,6 +18,8 @@ export {
   type Orchestrator,
   type OrchestratorHealth,
   type OrchestratorOptions,
+  type OrchestratorStopReport,
+  type ShutdownFailure,
   type ToolConflict,
 } from './orchestrator.js';
 export {

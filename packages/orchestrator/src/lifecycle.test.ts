@@ -88,6 +88,25 @@ describe('lifecycle', () => {
     expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({ ok: true });
   });
 
+  it('stopAgent rejects with agent_shutdown_failed when the shutdown throws; the agent is stopped all the same', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.register(
+      createCountingAgent({
+        shutdown: async () => {
+          throw new Error('socket already closed');
+        },
+      }),
+    );
+    await orchestrator.start();
+    await expect(orchestrator.stopAgent('counting')).rejects.toMatchObject({
+      code: 'agent_shutdown_failed',
+      message: 'The agent "counting" failed to shut down: socket already closed',
+    });
+    expect(await orchestrator.health('counting')).toMatchObject({ status: 'stopped' });
+    // A second stop has nothing left to fail.
+    await expect(orchestrator.stopAgent('counting')).resolves.toBeUndefined();
+  });
+
   it('stop() shuts every agent down even when one hangs past the stop limit', async () => {
     const orchestrator = createOrchestrator({ statusSource: createTestStatusSource(), stopTimeoutMs: 50 });
     let politeStopped = false;
@@ -107,8 +126,16 @@ describe('lifecycle', () => {
       }),
     );
     await orchestrator.start();
-    await orchestrator.stop();
+    const report = await orchestrator.stop();
     expect(politeStopped).toBe(true);
+    // The hung one is named in the report with seed 003's shutdown-failed code; the polite one is not.
+    expect(report.failed).toEqual([
+      {
+        agentId: 'hangs',
+        code: 'agent_shutdown_failed',
+        detail: 'The agent "hangs" did not shut down within 50 ms.',
+      },
+    ]);
     const health = await orchestrator.health();
     expect(health).toMatchObject({
       status: 'down',

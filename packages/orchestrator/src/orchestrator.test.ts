@@ -148,6 +148,48 @@ describe('registry and routing', () => {
   });
 });
 
+describe("seed 003's manifest: name, capabilities, requiresApproval; tool examples and category", () => {
+  it('a connector agent carries the connector name and capabilities; its tools their examples and category', async () => {
+    const { orchestrator } = await setup();
+    const agent = orchestrator.listAgents().find((candidate) => candidate.id === 'connector:acme')!;
+    const manifest = agent.manifest();
+    const connector = createAcmeConnector();
+    expect(manifest).toMatchObject({ name: connector.name, capabilities: connector.capabilities });
+    expect(manifest.name).toBeTruthy();
+  });
+
+  it('a function declaring requiresApproval has even its read tool held for a person', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    let ran = 0;
+    const agent = fromFunction({
+      name: 'lookup_salary',
+      description: 'Looks up a salary.',
+      input: z.object({ person: z.string().describe('Who') }),
+      effect: 'read',
+      requiresApproval: true,
+      displayName: 'Payroll',
+      capabilities: ['read salaries'],
+      examples: ['What does Ana earn?'],
+      category: 'payroll',
+      execute: async () => {
+        ran += 1;
+        return { salary: 1 };
+      },
+    });
+    orchestrator.register(agent);
+    await orchestrator.start();
+    expect(agent.manifest()).toMatchObject({
+      name: 'Payroll',
+      capabilities: ['read salaries'],
+      requiresApproval: true,
+      tools: [{ name: 'lookup_salary', examples: ['What does Ana earn?'], category: 'payroll' }],
+    });
+    const held = await orchestrator.execute('lookup_salary', { person: 'Ana' }, { subject });
+    expect(held).toMatchObject({ ok: false, error_type: 'approval_required' });
+    expect(ran).toBe(0);
+  });
+});
+
 describe('status gate: no request leaves unless the connector may be used', () => {
   it('not configured → connector_not_configured with the setup url', async () => {
     const { orchestrator } = await setup();

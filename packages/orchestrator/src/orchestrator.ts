@@ -12,7 +12,11 @@ import type { Envelope } from '@patchbay/envelope';
 import { PatchbayError } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { Agent, AgentFactory, AgentHealth, AgentTool, CallProgress } from './agent.js';
-import { createAgentLifecycle, type OrchestratorHealth } from './agent-lifecycle.js';
+import {
+  createAgentLifecycle,
+  type OrchestratorHealth,
+  type OrchestratorStopReport,
+} from './agent-lifecycle.js';
 import { type ApprovalPolicy, checkApprovalPolicy } from './approval-policy.js';
 import { runCall } from './call-pipeline.js';
 import { connectorAgent } from './connector-agent.js';
@@ -24,7 +28,7 @@ import { minimumProposalKeyLength, randomProposalKey } from './proposal-mac.js';
 import { createProposalsApi } from './proposals-api.js';
 import { type ToolConflict, ToolRegistry } from './registry.js';
 
-export type { OrchestratorHealth } from './agent-lifecycle.js';
+export type { OrchestratorHealth, OrchestratorStopReport, ShutdownFailure } from './agent-lifecycle.js';
 export type { ToolConflict } from './registry.js';
 
 /** Settings of {@link createOrchestrator}. */
@@ -144,11 +148,17 @@ export interface Orchestrator {
   listProposals(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
   /** Starts every agent in parallel; an agent that fails is reported in health and the others serve. */
   start(): Promise<void>;
-  /** Shuts every agent down in parallel, each within the stop limit. */
-  stop(): Promise<void>;
+  /**
+   * Shuts every agent down in parallel, each within the stop limit. Never throws: an agent whose
+   * shutdown threw or timed out is logged and listed in the report (`agent_shutdown_failed`).
+   */
+  stop(): Promise<OrchestratorStopReport>;
   /** Starts one agent. */
   startAgent(agentId: string): Promise<AgentHealth>;
-  /** Stops one agent; its tools answer `tool_unavailable` until it starts again. */
+  /**
+   * Stops one agent; its tools answer `tool_unavailable` until it starts again. Rejects with a
+   * `PatchbayError` `agent_shutdown_failed` when its shutdown threw or timed out (it is stopped all the same).
+   */
   stopAgent(agentId: string): Promise<void>;
   /** Health of all agents (or of one), each probe bounded by the health limit. */
   health(): Promise<OrchestratorHealth>;

@@ -160,11 +160,12 @@ export class ToolRegistry {
     }
     record.declared = next;
     const changed: IndexChanges['changed'] = [];
+    const approver = { trusted: record.agent.trusted, requiresApproval: everyCallApproved(record.agent) };
     for (const [name, tool] of next) {
       const hash = definitionHash(tool);
       const pinned = this.pins.get(pinKey(record, name));
       const needsApproval =
-        requiresApproval(tool, record.agent, this.approvals) || (pinned?.needsApproval ?? false);
+        requiresApproval(tool, approver, this.approvals) || (pinned?.needsApproval ?? false);
       if (pinned !== undefined && pinned.hash !== hash) {
         changed.push({ name, needsApproval, from: pinned.hash, to: hash });
       }
@@ -218,4 +219,13 @@ function ownerOf(name: string, claimants: readonly AgentRecord[]): AgentRecord |
   if (claimants.length === 1) return claimants[0];
   const registered = claimants.filter((claimant) => claimant.registeredNames.has(name));
   return registered.length === 1 ? registered[0] : undefined;
+}
+
+/** Whether the agent's manifest asks for a person's approval of every call; a manifest that throws asks nothing. */
+function everyCallApproved(agent: Agent): boolean {
+  try {
+    return agent.manifest().requiresApproval === true;
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { toolDescriptionForModel } from '@patchbay/connector';
 import type { ExposedTool } from './tool-exposure.js';
 
 /** Converts exposed tools to the AI SDK language-model (`LanguageModelV4`) function-tool form, in the same order. */
@@ -6,7 +7,7 @@ export function toLanguageModelTools(tools: readonly ExposedTool[]): LanguageMod
   return tools.map((tool) => ({
     type: 'function',
     name: tool.name,
-    description: tool.description,
+    description: toolDescriptionForModel(tool),
     inputSchema: tool.inputJsonSchema as JSONSchema7,
   }));
 }

@@ -82,6 +82,8 @@ async function setup() {
       description: 'Today’s weather in a city.',
       input: z.object({ city: z.string().describe('City name') }),
       effect: 'read',
+      examples: ['Is it sunny in Lyon?'],
+      category: 'weather',
       execute: (input) => {
         weatherCalls.push(input);
         return { city: input.city, sky: 'clear' };
@@ -131,6 +133,11 @@ describe('runTurn over connectors, functions and MCP servers', () => {
     ];
     expect(model.calls[0]!.tools?.map((tool) => tool.name)).toEqual(offered);
     expect(result.trace.exposedTools).toEqual(offered);
+    // Seed 003's structured description: the function's category and examples reach the model.
+    const weather = model.calls[0]!.tools?.find((tool) => tool.name === 'weather_today');
+    expect(weather).toMatchObject({
+      description: 'Today’s weather in a city.\nCategory: weather\nExamples:\n- Is it sunny in Lyon?',
+    });
     expect(result.trace.calls.map((call) => [call.toolName, call.envelope.ok, call.owner])).toEqual([
       ['tracker_list_issues', true, 'connector:tracker'],
       ['weather_today', true, 'function:weather_today'],

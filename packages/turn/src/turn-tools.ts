@@ -1,5 +1,11 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import { type Connector, type StatusSnapshot, type ToolEffect, toolAvailability } from '@patchbay/connector';
+import {
+  type Connector,
+  type StatusSnapshot,
+  type ToolEffect,
+  toolAvailability,
+  toolDescriptionForModel,
+} from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
 import type { Agent, AgentHealth, AgentTool } from '@patchbay/orchestrator';
 import {
@@ -168,7 +174,7 @@ export function offerTools(
       definition: {
         type: 'function',
         name: tool.name,
-        description: tool.description,
+        description: toolDescriptionForModel(tool),
         inputSchema: tool.inputJsonSchema as JSONSchema7,
       },
     });

@@ -32,6 +32,7 @@ describe('parseMcpServersConfig', () => {
             cwd: '/srv',
             timeout: 5000,
             trust: true,
+            requireApproval: true,
             prefix: 'fs',
           },
           {
@@ -56,6 +57,7 @@ describe('parseMcpServersConfig', () => {
         timeout: 5000,
         autoStart: true,
         trust: true,
+        requireApproval: true,
         prefix: 'fs',
       },
       {

@@ -21,6 +21,12 @@ const commonOptionsShape = {
   timeout: z.number().int().positive().optional().describe('Per-request timeout in milliseconds.'),
   autoStart: z.boolean().optional().describe('Start with the orchestrator (default true).'),
   trust: z.boolean().optional().describe('Whether the server is trusted (default false).'),
+  requireApproval: z
+    .boolean()
+    .optional()
+    .describe(
+      "Every call of the server's tools waits for a person's approval, reads included (default false).",
+    ),
   prefix: z
     .union([z.string().regex(/^[A-Za-z0-9_.-]+$/), z.boolean()])
     .optional()
@@ -93,6 +99,8 @@ interface McpServerCommonConfig {
   autoStart: boolean;
   /** Whether tools of this server are trusted by the approval gate. */
   trust: boolean;
+  /** Every call of the server's tools waits for a person's approval, reads included (seed 003's `requiresApproval`). */
+  requireApproval?: boolean | undefined;
   /** Prefix put before every tool name with an underscore, if any. */
   prefix?: string | undefined;
 }
@@ -175,6 +183,7 @@ function normaliseEntry(
     timeout: entry.timeout ?? defaultMcpTimeoutMs,
     autoStart: entry.autoStart ?? !(entry.disabled ?? false),
     trust: entry.trust ?? false,
+    ...(entry.requireApproval ? { requireApproval: true } : {}),
     prefix,
   };
   if (entry.url !== undefined) {

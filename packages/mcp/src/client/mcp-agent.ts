@@ -73,7 +73,17 @@ class McpServerAgent implements McpAgent {
   }
 
   manifest(): AgentManifest & { tools: McpAgentTool[] } {
-    return { id: this.id, kind: 'mcp', tools: this.catalog.list() };
+    const client = this.connection.client;
+    const capabilities = Object.keys(client?.getServerCapabilities() ?? {}).sort();
+    return {
+      id: this.id,
+      kind: 'mcp',
+      // The server's own name once it introduced itself, else the configured one.
+      name: client?.getServerVersion()?.name ?? this.id,
+      capabilities,
+      ...(this.config.requireApproval ? { requiresApproval: true } : {}),
+      tools: this.catalog.list(),
+    };
   }
 
   onToolsChanged(listener: () => void): () => void {

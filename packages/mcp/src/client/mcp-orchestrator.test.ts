@@ -49,6 +49,17 @@ describe('MCP agents behind the orchestrator gate', () => {
     });
   });
 
+  it('holds even read-only tools of a trusted server configured with requireApproval', async () => {
+    const { orchestrator, agent } = await orchestratorWith(
+      controllableConfig('guarded', { prefix: 'g', trust: true, requireApproval: true }),
+    );
+    expect(agent.manifest().requiresApproval).toBe(true);
+    expect(await orchestrator.execute('g_echo', { text: 'hi' }, { subject: 'alice' })).toMatchObject({
+      ok: false,
+      error_type: 'approval_required',
+    });
+  });
+
   it('answers a call within one budget, the server timeout: a timed-out read is not retried past it', async () => {
     const { orchestrator } = await orchestratorWith(
       controllableConfig('slow', { trust: true, prefix: 's', timeout: 200 }),

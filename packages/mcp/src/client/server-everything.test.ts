@@ -34,7 +34,13 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     agent = createMcpAgent(config as NonNullable<typeof config>);
     await agent.initialize();
     pid = agent.pid;
-    const echo = agent.manifest().tools.find((tool) => tool.name === 'everything_echo');
+    // Seed 003's manifest: the name the server gave itself, the capability groups it announced, and
+    // the configured approval rule (none here).
+    const manifest = agent.manifest();
+    expect(manifest.name).toMatch(/everything/i);
+    expect(manifest.capabilities).toEqual(expect.arrayContaining(['prompts', 'resources', 'tools']));
+    expect(manifest.requiresApproval).toBeUndefined();
+    const echo = manifest.tools.find((tool) => tool.name === 'everything_echo');
     expect(echo).toMatchObject({
       mcpName: 'echo',
       effect: 'read',

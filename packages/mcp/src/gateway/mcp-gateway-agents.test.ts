@@ -57,6 +57,8 @@ async function connectGateway(
       description: 'Saves a fact about the user.',
       input: z.object({ fact: z.string().describe('The fact to remember') }),
       effect: 'write',
+      category: 'memory',
+      examples: ['Remember that I take the 8:05 train.'],
       execute: async ({ fact }) => {
         facts.push(fact);
         return { saved: fact };
@@ -149,6 +151,10 @@ describe('gateway over functions and MCP servers', () => {
   it('keeps the upstream server’s annotations and gives functions theirs from the effect', async () => {
     const { client } = await connectGateway();
     const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+    // A function's category and examples reach the host with its description.
+    expect(tools.get('save_fact')?.description).toBe(
+      'Saves a fact about the user.\nCategory: memory\nExamples:\n- Remember that I take the 8:05 train.',
+    );
     expect(tools.get('up_echo')?.annotations).toEqual({ readOnlyHint: true });
     expect(tools.get('up_delete_everything')?.annotations).toEqual({
       readOnlyHint: false,

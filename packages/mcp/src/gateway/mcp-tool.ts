@@ -1,4 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { toolDescriptionForModel } from '@patchbay/connector';
 import type { AgentTool } from '@patchbay/orchestrator';
 import { annotationsForEffect } from '@patchbay/orchestrator/internal';
 import { type ExposedTool, isMetaTool } from '@patchbay/protocol';
@@ -14,7 +15,7 @@ export function toMcpTool(tool: ExposedTool): McpTool {
     : { ...annotationsForEffect(tool.effect), openWorldHint: true };
   return {
     name: tool.name,
-    description: tool.description,
+    description: toolDescriptionForModel(tool),
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
     annotations,
   };
@@ -28,7 +29,7 @@ export function toMcpTool(tool: ExposedTool): McpTool {
 export function agentToolToMcp(tool: AgentTool): McpTool {
   return {
     name: tool.name,
-    description: tool.description,
+    description: toolDescriptionForModel(tool),
     inputSchema: tool.inputJsonSchema as McpTool['inputSchema'],
     ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
   };
