@@ -46,6 +46,7 @@ export {
   type RenderTurnContextOptions,
   renderTurnContext,
   type ServerStatus,
+  type StatusBlockSettings,
 } from './turn-context.js';
 export {
   createVerificationCache,

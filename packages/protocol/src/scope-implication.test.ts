@@ -27,6 +27,13 @@ describe('scope implication outside verification', () => {
     expect(entry.tools).toEqual(expect.arrayContaining(['github_close_issue', 'github_create_issue']));
   });
 
+  it("shows the scopes 'repo' includes in the block, as the gate reads them", () => {
+    const entry = connectorStatusWire(storedWithRepo, { connectors: [github] }).github as {
+      scopes: string[];
+    };
+    expect(entry.scopes).toEqual(['public_repo', 'repo']);
+  });
+
   it("still withholds the write tools when neither 'repo' nor 'public_repo' is granted", () => {
     const readOnly: StatusSnapshot = {
       ...storedWithRepo,

@@ -1,4 +1,4 @@
-import { type Connector, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
+import { type Connector, expandScopes, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
 import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
 import { type JsonValue, stableStringify } from './stable-json.js';
 
@@ -66,6 +66,16 @@ export interface ConnectorStatusWireOptions {
   catalogInSystemPrompt?: boolean;
 }
 
+/**
+ * A deployment's settings of the status block, passed alike to `runTurn` and `createMcpGateway`
+ * (`statusBlock`), so the model, MCP hosts and the gate say the same thing: the app's own setup
+ * pages, and whether admin-disabled connectors are shown (with which reason).
+ */
+export type StatusBlockSettings = Pick<
+  ConnectorStatusWireOptions,
+  'includeDisabled' | 'disabledReasons' | 'setupUrls'
+>;
+
 /** Options of {@link renderTurnContext}. */
 export interface RenderTurnContextOptions extends ConnectorStatusWireOptions {
   /** `compact` (default) for models, `pretty` for people. */
@@ -101,7 +111,10 @@ export function connectorStatusWire(
           .filter((tool) => toolAvailability(tool, snapshot).available)
           .map((tool) => tool.name)
           .sort();
-        wire[id] = { status: 'connected', scopes: [...new Set(entry.scopes)].sort(), tools };
+        // What the connection can really do: a granted parent scope shows the scopes it includes
+        // (`repo` → `public_repo`), as the gate and the tool list read them.
+        const scopes = expandScopes(entry.scopes, connector?.tools[0]?.impliedScopes);
+        wire[id] = { status: 'connected', scopes, tools };
         break;
       }
       case 'unavailable':

@@ -82,7 +82,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     return { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
   };
   const wire = ({ snapshot, agents }: TurnStatus) =>
-    connectorStatusWire(snapshot, { connectors, servers: agents.servers });
+    connectorStatusWire(snapshot, { ...options.statusBlock, connectors, servers: agents.servers });
   let status = await capture();
   const remembered = options.memory
     ? await readTurnMemory(options.memory, subject, threadId, options.signal)
@@ -95,7 +95,8 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       threadId,
       capturedAt: status.snapshot.capturedAt,
       connectorStatus: wire(status),
-      exposedTools: offerTools(status.snapshot, connectors, status.agents).names,
+      exposedTools: offerTools(status.snapshot, connectors, status.agents, options.statusBlock?.setupUrls)
+        .names,
     },
     instruments,
   );
@@ -133,6 +134,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
           await viewAgents(options.orchestrator, status.snapshot, disabledIds),
           options.memory?.withheldTools,
         ),
+        options.statusBlock?.setupUrls,
       ),
     stored,
     tail: [],

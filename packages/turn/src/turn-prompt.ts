@@ -64,6 +64,7 @@ export function buildTurnPrompt(
     // Memory is per-turn context like the status: after it, so the cacheable prefix is unchanged.
     turnContext:
       renderTurnContext(status.snapshot, {
+        ...options.statusBlock,
         connectors,
         catalogInSystemPrompt,
         servers: status.agents.servers,

@@ -153,6 +153,7 @@ export function offerTools(
   snapshot: StatusSnapshot,
   connectors: readonly Connector[],
   agents: AgentView = { tools: [], servers: [] },
+  setupUrls?: Readonly<Record<string, string | undefined>>,
 ): ToolOffer {
   const exposed = exposedTools(snapshot, connectors);
   const connectorTools = exposed.filter(
@@ -185,7 +186,7 @@ export function offerTools(
     names: [...entries.map((entry) => entry.name), ...meta.map((tool) => tool.name)],
     tools: [...entries.map((entry) => entry.definition), ...meta],
     owners,
-    unavailable: whyNotOffered(snapshot, connectors, owners),
+    unavailable: whyNotOffered(snapshot, connectors, owners, setupUrls),
   };
 }
 
@@ -216,6 +217,7 @@ function whyNotOffered(
   snapshot: StatusSnapshot,
   connectors: readonly Connector[],
   offered: ReadonlyMap<string, string>,
+  setupUrls: Readonly<Record<string, string | undefined>> | undefined,
 ): Map<string, Envelope> {
   const answers = new Map<string, Envelope>();
   for (const connector of connectors) {
@@ -224,7 +226,7 @@ function whyNotOffered(
     for (const tool of connector.tools) {
       if (offered.has(tool.name)) continue;
       const availability = toolAvailability({ ...tool, connectorId: connector.id }, snapshot, {
-        setupUrls: { [connector.id]: connector.setupUrl },
+        setupUrls: { [connector.id]: setupUrls?.[connector.id] ?? connector.setupUrl },
       });
       if (!availability.available) answers.set(tool.name, availability.envelope);
     }

@@ -3,7 +3,12 @@ import type { Meter } from '@opentelemetry/api';
 import type { Connector, StatusSource, Thread, ThreadStore } from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
 import type { Orchestrator } from '@patchbay/orchestrator';
-import type { ConnectorStatusWire, LiveVerificationOptions, MessageLayout } from '@patchbay/protocol';
+import type {
+  ConnectorStatusWire,
+  LiveVerificationOptions,
+  MessageLayout,
+  StatusBlockSettings,
+} from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
 import type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
 
@@ -71,6 +76,13 @@ export interface RunTurnOptions {
    * per-turn block carries only the first `would_enable` entry. Implied by `catalog`.
    */
   catalogInSystemPrompt?: boolean;
+  /**
+   * The deployment's status-block settings (`@patchbay/protocol`'s `StatusBlockSettings`): the app's
+   * own `setupUrls` per connector id — pass the orchestrator's `setupUrls` map here too, so the block
+   * and the gate's envelopes point at the same page — and `includeDisabled` / `disabledReasons` to
+   * show admin-disabled connectors with the seed's `reason`. Also used by `refresh_connector_status`.
+   */
+  statusBlock?: StatusBlockSettings;
   /** Most model calls in one turn: an integer 1–100. Default 8. */
   maxSteps?: number;
   /**

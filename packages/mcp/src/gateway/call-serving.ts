@@ -15,7 +15,11 @@ import {
   toEnvelope,
 } from '@patchbay/envelope';
 import type { CallProgress, Orchestrator } from '@patchbay/orchestrator';
-import { connectorStatusWire, refreshConnectorStatusToolName } from '@patchbay/protocol';
+import {
+  connectorStatusWire,
+  refreshConnectorStatusToolName,
+  type StatusBlockSettings,
+} from '@patchbay/protocol';
 import type { Logger } from 'pino';
 import type { ToolListing } from './tool-listing.js';
 import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
@@ -46,6 +50,8 @@ export interface CallServingDependencies {
   deadlineMs: number;
   /** How long a call of a name nobody serves yet waits for starting servers, in ms. */
   startupWaitMs: number;
+  /** The deployment's status-block settings, for `refresh_connector_status`. */
+  statusBlock: StatusBlockSettings;
   log: Logger;
 }
 
@@ -76,7 +82,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
       return {
         ...success({
           captured_at: snapshot.capturedAt,
-          connector_status: connectorStatusWire(snapshot, { connectors }),
+          connector_status: connectorStatusWire(snapshot, { ...dependencies.statusBlock, connectors }),
         }),
         meta: { ...meta, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 },
       };
@@ -103,15 +109,18 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
   /** Forwards the agent's progress to the host under the host's token, in order, until the answer. */
   function progressForwarder(request: CallToolRequest, extra: Request) {
     const token = request.params._meta?.progressToken;
-    if (token === undefined) return { onProgress: undefined, done() {} };
+    if (token === undefined) return { onProgress: undefined, async done() {} };
     let open = true;
     let last = Number.NEGATIVE_INFINITY;
+    let sending: Promise<unknown> = Promise.resolve();
+    let sent = false;
     return {
       onProgress(progress: CallProgress) {
         // MCP requires progress to grow, and no notification after the response.
         if (!open || !(progress.progress > last)) return;
         last = progress.progress;
-        void extra
+        sent = true;
+        sending = extra
           .sendNotification({
             method: 'notifications/progress',
             params: {
@@ -123,8 +132,18 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
           })
           .catch(() => undefined);
       },
-      done() {
+      /**
+       * Closes the forwarder and lets the last report go out before the answer. The SDK's client
+       * handles a notification a promise step after a response read at the same time, and forgets the
+       * call's progress handler with the response: a report sent just before the answer was lost
+       * (seen as 2 of 3 reports on a busy machine). Waiting for the sends and one turn of the event
+       * loop puts the reports on the wire ahead of the answer, in their own write.
+       */
+      async done() {
         open = false;
+        if (!sent) return;
+        await sending;
+        await new Promise((resolve) => setImmediate(resolve));
       },
     };
   }
@@ -171,7 +190,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
         ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       });
     } finally {
-      progress.done();
+      await progress.done();
     }
     // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
     if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await dependencies.recheck(extra);

@@ -54,4 +54,46 @@ describe('the per-turn block over MCP', () => {
       await gateway.close();
     }
   });
+
+  it("uses the deployment's status-block settings in the resource, the prompt and refresh_connector_status", async () => {
+    const statusSource = createInMemoryStatusSource();
+    const appPage = 'https://app.example.com/connections/chat';
+    const orchestrator = createOrchestrator({
+      statusSource,
+      connectors: [chat],
+      setupUrls: { chat: appPage },
+    });
+    await orchestrator.start();
+    const gateway = createMcpGateway({
+      orchestrator,
+      connectors: [chat],
+      statusSource,
+      subject: 'user-1',
+      refreshIntervalMs: 0,
+      statusBlock: { setupUrls: { chat: appPage } },
+    });
+    const client = new Client({ name: 'context-test', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      const read = await client.readResource({ uri: connectorStatusResourceUri });
+      expect((read.contents[0] as { text: string }).text).toContain(appPage);
+      const prompt = await client.getPrompt({ name: connectorStatusPromptName });
+      expect((prompt.messages[0]!.content as { text: string }).text).toContain(appPage);
+      const refreshed = await client.callTool({ name: 'refresh_connector_status', arguments: {} });
+      expect(refreshed.structuredContent).toMatchObject({
+        ok: true,
+        data: { connector_status: { chat: { status: 'not_configured', setup_url: appPage } } },
+      });
+      const call = await client.callTool({ name: 'chat_post_message', arguments: { text: 'hi' } });
+      expect(call.structuredContent).toMatchObject({
+        error_type: 'connector_not_configured',
+        setup_url: appPage,
+      });
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
 });

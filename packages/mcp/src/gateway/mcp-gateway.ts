@@ -17,6 +17,7 @@ import {
   captureStatus,
   type LiveVerificationOptions,
   refreshConnectorStatusToolName,
+  type StatusBlockSettings,
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
 import { createCallServing } from './call-serving.js';
@@ -58,6 +59,12 @@ export interface McpGatewayOptions {
    * the poll is then only the fallback for a lost announcement.
    */
   refreshIntervalMs?: number;
+  /**
+   * The deployment's status-block settings, as given to `runTurn`: the app's own `setupUrls` (pass
+   * the orchestrator's map too), `includeDisabled` and `disabledReasons`. Used by the
+   * `patchbay://context` resources and `refresh_connector_status`.
+   */
+  statusBlock?: StatusBlockSettings;
   /**
    * Overall time limit of one `tools/call`, in ms, retries included (a tool's own lower limit wins).
    * Default 50 000: MCP hosts built on the official SDKs give up on a request after 60 s and show
@@ -248,6 +255,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     capture,
     recheck: (related) => watch.recheck(related),
     deadlineMs: options.callDeadlineMs ?? defaultCallDeadlineMs,
+    statusBlock: options.statusBlock ?? {},
     startupWaitMs,
     log,
   });
@@ -267,7 +275,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => calls.handle(request, extra));
-  registerStatusResources(server, { connectors, subjectOf, capture, watch });
+  registerStatusResources(server, {
+    connectors,
+    subjectOf,
+    capture,
+    watch,
+    statusBlock: options.statusBlock ?? {},
+  });
 
   return {
     server,

@@ -13,7 +13,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Connector, StatusSnapshot } from '@patchbay/connector';
-import { renderTurnContext } from '@patchbay/protocol';
+import { renderTurnContext, type StatusBlockSettings } from '@patchbay/protocol';
 import { connectorStatusResourceUri, type StatusWatch } from './status-watch.js';
 
 type Request = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -45,6 +45,7 @@ export function registerStatusResources(
     subjectOf(request: Request): Promise<string>;
     capture(subject: string): Promise<StatusSnapshot>;
     watch: StatusWatch;
+    statusBlock: StatusBlockSettings;
   },
 ): void {
   const { connectors, watch } = dependencies;
@@ -53,7 +54,7 @@ export function registerStatusResources(
     const subject = await dependencies.subjectOf(request);
     const snapshot = await dependencies.capture(subject);
     watch.remember(subject, undefined, snapshot);
-    return renderTurnContext(snapshot, { connectors });
+    return renderTurnContext(snapshot, { ...dependencies.statusBlock, connectors });
   }
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
