@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   describeAuditSinkContract,
   describeCheckpointerContract,
+  describeMemoryStoreContract,
   describeProposalStoreContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
@@ -51,6 +52,11 @@ describePostgres('Postgres store contracts', () => {
       reopen,
       close,
     };
+  });
+
+  describeMemoryStoreContract('Postgres', async () => {
+    const { store, close } = await postgresStore();
+    return { memory: store.memory, close };
   });
 
   describeProposalStoreContract('Postgres', async () => {

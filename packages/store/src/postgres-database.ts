@@ -59,8 +59,8 @@ export function clientConfig(url: string, schema: string): ClientConfig {
   return { connectionString: url, options: `-c search_path=${schema}` };
 }
 
-/** The SQLSTATE of a server error, when it is one. */
-function sqlState(error: unknown): string | undefined {
+/** The SQLSTATE of a driver error (`23505` unique_violation, …), or undefined. */
+export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

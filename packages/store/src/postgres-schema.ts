@@ -148,4 +148,62 @@ export const postgresMigrations: readonly Migration[] = [
     // default origin, so a changed baseUrl still does not receive them.
     sql: 'ALTER TABLE connections ADD COLUMN verified_origin TEXT;',
   },
+  {
+    version: 3,
+    name: 'memory',
+    // SQLite's step 5, with Postgres text search in place of FTS5: a generated, GIN-indexed
+    // tsvector per entry, the summary weighted above the raw text and the tags below it.
+    sql: `
+      CREATE TABLE memory_vaults (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (subject, title)
+      );
+      CREATE TABLE memory_memories (
+        id TEXT PRIMARY KEY,
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL REFERENCES memory_vaults (id),
+        title TEXT NOT NULL,
+        memory_type TEXT NOT NULL,
+        description TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (vault_id, title)
+      );
+      CREATE TABLE memory_entries (
+        seq BIGSERIAL PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL REFERENCES memory_memories (id),
+        raw_entry TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        search tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', summary), 'A') ||
+          setweight(to_tsvector('english', raw_entry), 'B') ||
+          setweight(to_tsvector('english', tags), 'C')
+        ) STORED
+      );
+      CREATE INDEX memory_entries_by_memory ON memory_entries (subject, memory_id, seq);
+      CREATE INDEX memory_entries_search ON memory_entries USING GIN (search);
+      -- Entries are append-only, as on SQLite.
+      CREATE FUNCTION memory_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'memory entries are append-only' USING ERRCODE = 'insufficient_privilege'; END $$;
+      CREATE TRIGGER memory_entries_no_update BEFORE UPDATE ON memory_entries
+        FOR EACH ROW EXECUTE FUNCTION memory_entries_append_only();
+      CREATE TABLE memory_contexts (
+        subject TEXT NOT NULL,
+        vault_id TEXT NOT NULL,
+        memory_id TEXT NOT NULL REFERENCES memory_memories (id),
+        version INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (memory_id, version)
+      );
+    `,
+  },
 ];

@@ -52,6 +52,27 @@ describePostgres('the Postgres store', () => {
     expect(entries).toEqual(['approved', 'rejected']);
   });
 
+  it('keeps memory entries append-only in the database and finds them by stemmed words across processes', async () => {
+    const { url, schema: name } = schema();
+    const writer = await open(url);
+    const vault = await writer.memory.createVault('alice', { title: 'assistant' });
+    const memory = await writer.memory.createMemory('alice', vault.id, { title: 'chat', memoryType: 'CHAT' });
+    await writer.memory.addEntry('alice', vault.id, memory.id, {
+      rawEntry: 'Alice is migrating the billing service to Postgres next week.',
+      summary: 'Billing migration planned',
+      tags: { topic: 'databases' },
+    });
+    await expect(adminQuery(name, `UPDATE memory_entries SET raw_entry = 'rewritten'`)).rejects.toThrow(
+      /append-only/,
+    );
+    // Another instance on the same database: stemming finds "migrations" for "migrating", tags count too.
+    const reader = await open(url);
+    const [hit] = await reader.memory.searchEntries('alice', { query: 'migrations of billing' });
+    expect(hit?.entry.summary).toBe('Billing migration planned');
+    expect(await reader.memory.searchEntries('alice', { query: 'databases' })).toHaveLength(1);
+    expect(await reader.memory.searchEntries('bob', { query: 'billing' })).toEqual([]);
+  });
+
   it('numbers audit rows in commit order, with no gaps under concurrent appends', async () => {
     const { url } = schema();
     const store = await open(url);

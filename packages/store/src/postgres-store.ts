@@ -9,6 +9,7 @@ import { PatchbayError } from '@patchbay/envelope';
 import { seal, unseal } from './credential-cipher.js';
 import { PostgresAuditLog } from './postgres-audit-log.js';
 import type { PostgresHandle } from './postgres-handle.js';
+import { PostgresMemoryStore } from './postgres-memory-store.js';
 import { PostgresProposalStore } from './postgres-proposal-store.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import type { PostgresWatcher } from './postgres-watcher.js';
@@ -44,6 +45,8 @@ export class PostgresStore implements PatchbayStore {
   readonly proposals: PostgresProposalStore;
   readonly audit: PostgresAuditLog;
   readonly threads: PostgresThreadStore;
+  /** Long-term memory on Postgres text search (seed 002), as SQLite's on FTS5. */
+  readonly memory: PostgresMemoryStore;
   private secretKey: ResolvedSecretKey | undefined;
   private proposalKey: Buffer | undefined;
 
@@ -59,6 +62,7 @@ export class PostgresStore implements PatchbayStore {
     });
     this.audit = new PostgresAuditLog(handle);
     this.threads = new PostgresThreadStore(handle, options.maxThreadMessageChars);
+    this.memory = new PostgresMemoryStore(handle);
   }
 
   /** The database URL without its password, and the schema. */

@@ -15,7 +15,7 @@ async function sqliteMemory() {
   return {
     store,
     home,
-    memory: store.memory!,
+    memory: store.memory,
     async close() {
       store.close();
       await rm(home, { recursive: true, force: true });
@@ -53,8 +53,8 @@ describe('SQLite memory storage', () => {
     const other: PatchbayStore = openStore({ home: harness.home, secretKey, env: {} });
     try {
       const vault = await harness.memory.createVault('alice', { title: 'v' });
-      const memory = await other.memory!.createMemory('alice', vault.id, { title: 'm', memoryType: 'CHAT' });
-      await other.memory!.putContext('alice', vault.id, memory.id, 'from the other process');
+      const memory = await other.memory.createMemory('alice', vault.id, { title: 'm', memoryType: 'CHAT' });
+      await other.memory.putContext('alice', vault.id, memory.id, 'from the other process');
       expect(await harness.memory.getContext('alice', vault.id, memory.id)).toMatchObject({
         content: 'from the other process',
       });

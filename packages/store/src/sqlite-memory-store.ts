@@ -12,99 +12,23 @@ import type {
 } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import { ftsQuery } from './fts-query.js';
+import {
+  type ContextRow,
+  clampLimit,
+  defaultEntryLimit,
+  defaultSearchLimit,
+  type EntryRow,
+  type MemoryRow,
+  requireText,
+  tagsOf,
+  toContext,
+  toEntry,
+  toMemory,
+  toVault,
+  type VaultRow,
+} from './memory-rows.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
-
-interface VaultRow {
-  id: string;
-  title: string;
-  description: string | null;
-  created_at: string;
-}
-interface MemoryRow extends VaultRow {
-  vault_id: string;
-  memory_type: string;
-}
-interface EntryRow {
-  id: string;
-  vault_id: string;
-  memory_id: string;
-  raw_entry: string;
-  summary: string;
-  tags: string;
-  created_at: string;
-}
-interface ContextRow {
-  vault_id: string;
-  memory_id: string;
-  version: number;
-  content: string;
-  created_at: string;
-}
-
-const defaultEntryLimit = 25;
-const defaultSearchLimit = 10;
-const maxLimit = 100;
-
-function requireText(value: unknown, what: string): asserts value is string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new PatchbayError('invalid_arguments', `${what} must be a non-empty string.`);
-  }
-}
-
-function clampLimit(limit: number | undefined, fallback: number): number {
-  if (limit === undefined) return fallback;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new PatchbayError('invalid_arguments', 'limit must be a whole number of at least 1.');
-  }
-  return Math.min(limit, maxLimit);
-}
-
-function withDescription<T extends object>(value: T, description: string | null): T {
-  return description === null ? value : { ...value, description };
-}
-
-const toVault = (row: VaultRow): MemoryVault =>
-  withDescription({ id: row.id, title: row.title, createdAt: row.created_at }, row.description);
-
-const toMemory = (row: MemoryRow): MemoryRecord =>
-  withDescription(
-    {
-      id: row.id,
-      vaultId: row.vault_id,
-      title: row.title,
-      memoryType: row.memory_type,
-      createdAt: row.created_at,
-    },
-    row.description,
-  );
-
-const toEntry = (row: EntryRow): MemoryEntry => ({
-  id: row.id,
-  vaultId: row.vault_id,
-  memoryId: row.memory_id,
-  rawEntry: row.raw_entry,
-  summary: row.summary,
-  tags: JSON.parse(row.tags) as Record<string, string>,
-  createdAt: row.created_at,
-});
-
-const toContext = (row: ContextRow): MemoryContext => ({
-  vaultId: row.vault_id,
-  memoryId: row.memory_id,
-  version: Number(row.version),
-  content: row.content,
-  createdAt: row.created_at,
-});
-
-function tagsOf(tags: Record<string, string> | undefined): string {
-  if (tags === undefined) return '{}';
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
-    throw new PatchbayError('invalid_arguments', 'tags must be an object of strings.');
-  }
-  const entries = Object.entries(tags).map(([key, value]) => [key, String(value)]);
-  return JSON.stringify(Object.fromEntries(entries));
-}
 
 const entryColumns = 'e.id, e.vault_id, e.memory_id, e.raw_entry, e.summary, e.tags, e.created_at';
 

@@ -102,9 +102,9 @@ export interface PatchbayStore extends WatchableStatusSource, Checkpointer {
   readonly threads: PatchbayThreadStore;
   /**
    * Long-term memory (seed 002): vaults, memories, append-only entries, versioned contexts, ranked
-   * search, scoped by subject. Optional so stores without it (yet) still meet this interface.
+   * search (FTS5 on SQLite, text search on Postgres), scoped by subject.
    */
-  readonly memory?: MemoryStore;
+  readonly memory: MemoryStore;
 
   /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
   saveConnection(subject: string, connection: SaveConnectionInput): Promise<void>;

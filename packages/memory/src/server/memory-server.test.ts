@@ -28,7 +28,7 @@ function freshStore(): PatchbayStore {
 
 /** A real SDK client connected in-process to a memory server for `subject`. */
 async function clientFor(store: PatchbayStore, subject: string): Promise<Client> {
-  const server = createMemoryServer({ memory: store.memory!, subject });
+  const server = createMemoryServer({ memory: store.memory, subject });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'sdk-test-client', version: '1.0.0' });
   await server.connect(serverSide);
@@ -144,20 +144,20 @@ describe('the memory server, driven by the MCP SDK client', () => {
 describe('the memory server over streamable HTTP', () => {
   it('serves an SDK client at its URL, one session per client', async () => {
     const store = freshStore();
-    const served = await serveMemoryHttp({ memory: store.memory!, subject: 'alice' });
+    const served = await serveMemoryHttp({ memory: store.memory, subject: 'alice' });
     opened.push(served);
     const client = new Client({ name: 'sdk-http-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
     opened.push(client);
     const created = await call(client, 'create_vault', { title: 'over-http' });
     expect(created.isError).toBe(false);
-    expect((await store.memory!.listVaults('alice')).map((vault) => vault.title)).toEqual(['over-http']);
+    expect((await store.memory.listVaults('alice')).map((vault) => vault.title)).toEqual(['over-http']);
     expect(served.sessionCount()).toBe(1);
     expect((await client.listPrompts()).prompts).toHaveLength(3);
   });
 
   it('refuses a request whose Host is not the listener (DNS rebinding)', async () => {
-    const served = await serveMemoryHttp({ memory: freshStore().memory!, subject: 'alice' });
+    const served = await serveMemoryHttp({ memory: freshStore().memory, subject: 'alice' });
     opened.push(served);
     // fetch drops a Host header it is given; node:http sends it as a rebinding page's request would.
     const status = await new Promise<number>((resolve, reject) => {
@@ -194,7 +194,7 @@ describe('the memory server as an orchestrator agent', () => {
   it('serves nothing once shut down, and serves again after initialize', async () => {
     const { countingMemory } = await import('../test-kit.js');
     const { memoryServerAgent } = await import('./in-process-agent.js');
-    const { memory, calls } = countingMemory(freshStore().memory!);
+    const { memory, calls } = countingMemory(freshStore().memory);
     const agent = memoryServerAgent({ memory });
     const context = { subject: 'alice', signal: new AbortController().signal } as Parameters<
       typeof agent.execute
