@@ -11,7 +11,7 @@ import type { AgentHealth } from '@patchbay/orchestrator';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import type { McpServerConfig } from './config.js';
 import type { McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
-import { setupCommandFor, type StoredOAuthProvider } from './oauth-provider.js';
+import { type StoredOAuthProvider, setupCommandFor } from './oauth-provider.js';
 import { classifyStartFailure, type McpServerFailure } from './start-failure.js';
 
 /** The MCP SDK's default stdio read limit (`STDIO_DEFAULT_MAX_BUFFER_SIZE`). */

@@ -43,22 +43,34 @@ class McpServerAgent implements McpAgent {
       options.oauth && config.transport === 'streamable-http' && config.auth !== 'none'
         ? new StoredOAuthProvider(config, options.oauth)
         : undefined;
-    this.connection = new McpConnection(config, options, clientCapabilities(handler), {
-      configure: (client: Client, generation: number) => {
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-          this.catalog.rediscover(
-            () => this.connection.client,
-            () => generation === this.connection.generation && this.connection.status === 'up',
-          ),
-        );
-        if (handler) handleElicitation(client, config.name, handler, () => this.calls.inFlight);
+    this.connection = new McpConnection(
+      config,
+      options,
+      clientCapabilities(handler),
+      {
+        configure: (client: Client, generation: number) => {
+          client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+            this.catalog.rediscover(
+              () => this.connection.client,
+              () => generation === this.connection.generation && this.connection.status === 'up',
+            ),
+          );
+          if (handler) handleElicitation(client, config.name, handler, () => this.calls.inFlight);
+        },
+        ready: async (client, timeout) => {
+          const tools = await listAllTools(client, timeout);
+          return () => this.catalog.set(tools);
+        },
       },
-      ready: async (client, timeout) => {
-        const tools = await listAllTools(client, timeout);
-        return () => this.catalog.set(tools);
-      },
-    }, oauth);
-    this.calls = new ToolCalls(config, options, this.connection, this.catalog, () => oauth?.secretValues() ?? []);
+      oauth,
+    );
+    this.calls = new ToolCalls(
+      config,
+      options,
+      this.connection,
+      this.catalog,
+      () => oauth?.secretValues() ?? [],
+    );
   }
 
   get status(): AgentHealth['status'] {

@@ -114,6 +114,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  /** Drops the loaded tokens from memory only: a sign-in replaces them once it succeeds. */
+  forgetTokens(): void {
+    delete this.record.access_token;
+    delete this.record.refresh_token;
+    delete this.record.meta.tokens;
+  }
+
   /** Whether the subject holds an access token for this server. */
   get hasTokens(): boolean {
     return this.record.access_token !== undefined;

@@ -165,10 +165,13 @@ export class ToolCalls {
         if (isAuthorizationError(error)) {
           // The refresh was refused mid-session: the server is down until the subject signs in again.
           this.connection.authorizationFailed(error);
-          return failure(error.code === 'mcp_authorization_rejected' ? 'invalid_credentials' : 'connector_not_configured', {
-            retryable: false,
-            userMessage: error.message,
-          });
+          return failure(
+            error.code === 'mcp_authorization_rejected' ? 'invalid_credentials' : 'connector_not_configured',
+            {
+              retryable: false,
+              userMessage: error.message,
+            },
+          );
         }
         const kind = classifyCallError(error, context.signal.aborted);
         if (kind === 'connection') void connection.probe();
