@@ -179,7 +179,7 @@ async function handle(request, response) {
     const params = url.searchParams;
     const client = clients.get(params.get('client_id'));
     const redirectUri = params.get('redirect_uri');
-    if (!client || !client.redirect_uris.includes(redirectUri)) {
+    if (!client?.redirect_uris.includes(redirectUri)) {
       return json(response, 400, {
         error: 'invalid_request',
         error_description: 'unknown client or redirect_uri',
