@@ -129,6 +129,10 @@ describe('parseMcpServersConfig', () => {
     ],
     [{ url: 'https://a.example/mcp', oauth: { redirectPort: 70_000 } }, 'field "oauth.redirectPort"'],
     [{ url: 'https://a.example/mcp', oauth: { scope: 'read' } }, 'field "oauth"'],
+    [
+      { url: 'https://a.example/mcp', oauth: { clientMetadataUrl: 'http://a.example/client.json' } },
+      'field "oauth.clientMetadataUrl": must be an https URL with a path',
+    ],
   ])('refuses bad OAuth settings %j', (entry, message) => {
     expect(() => parseMcpServersConfig({ mcpServers: { remote: entry } }, { environment })).toThrow(message);
   });

@@ -55,6 +55,13 @@ const rawServerSchema = z
         clientSecret: z.string().min(1).optional(),
         scopes: z.array(z.string().min(1)).optional(),
         redirectPort: z.number().int().min(1).max(65_535).optional(),
+        clientMetadataUrl: z
+          .string()
+          .url()
+          .refine((value) => value.startsWith('https://') && new URL(value).pathname !== '/', {
+            message: 'must be an https URL with a path',
+          })
+          .optional(),
       })
       .strict()
       .optional(),
@@ -165,6 +172,12 @@ export interface McpOAuthSettings {
   scopes?: string[] | undefined;
   /** Port of the loopback redirect during `patchbay connect`; default a free one. */
   redirectPort?: number | undefined;
+  /**
+   * An https URL where the deployment publishes Patchbay's OAuth client metadata document (client ID
+   * metadata documents, SEP-991): used as the client id by authorization servers that support it,
+   * instead of registering a client.
+   */
+  clientMetadataUrl?: string | undefined;
 }
 
 /** A server reached over streamable HTTP. */

@@ -138,6 +138,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return values.filter((value): value is string => value !== undefined && value.length >= 4);
   }
 
+  get clientMetadataUrl(): string | undefined {
+    return this.server.oauth?.clientMetadataUrl;
+  }
+
   get redirectUrl(): string {
     // A running agent never redirects, but the SDK takes a missing redirect URL to mean the
     // client-credentials grant; the URI of the last sign-in keeps refreshes on the code grant.
