@@ -126,11 +126,15 @@ const tools = new Map<string, ToolLike>();
 const home = mkdtempSync(join(tmpdir(), 'patchbay-examples-'));
 // Where the examples run: it holds the files they name (`--mcp-config ./mcp-servers.json`).
 const workingDirectory = mkdtempSync(join(tmpdir(), 'patchbay-examples-cwd-'));
-// One server the examples name (`patchbay disable filesystem`); starting it ends at once (crashed_on_start).
-const mcpServerNames = new Set(['filesystem']);
-const mcpServers = JSON.stringify({
-  mcpServers: { filesystem: { command: process.execPath, args: ['-e', 'process.exit(0)'] } },
-});
+// The servers the examples name: `patchbay disable filesystem` (starting it ends at once,
+// crashed_on_start) and `patchbay connect notes`, a remote OAuth server that is never reached (an
+// `oauth` server without tokens is not contacted; nothing listens on port 9 anyway).
+const mcpServerConfigs = {
+  filesystem: { command: process.execPath, args: ['-e', 'process.exit(0)'] },
+  notes: { url: 'http://127.0.0.1:9/mcp', auth: 'oauth' },
+};
+const mcpServerNames = new Set(Object.keys(mcpServerConfigs));
+const mcpServers = JSON.stringify({ mcpServers: mcpServerConfigs });
 writeFileSync(join(workingDirectory, 'mcp-servers.json'), mcpServers);
 const env = { PATCHBAY_HOME: home, PATCHBAY_SECRET_KEY: Buffer.alloc(32, 3).toString('base64') };
 const helpExamples: Example[] = [];
@@ -170,9 +174,10 @@ function problems({ argv }: Example): string[] {
   const { command, values, positionals } = parseCommandLine(argv);
   if (!command || values.help) return [];
   const found: string[] = [];
-  const policyOnServer =
-    ['disable', 'enable'].includes(command.name) && mcpServerNames.has(positionals[0] as string);
-  if (['connect', 'disconnect', 'disable', 'enable'].includes(command.name) && !policyOnServer) {
+  const onServer =
+    ['connect', 'disconnect', 'disable', 'enable'].includes(command.name) &&
+    mcpServerNames.has(positionals[0] as string);
+  if (['connect', 'disconnect', 'disable', 'enable'].includes(command.name) && !onServer) {
     const connector = connectors.get(positionals[0] as string);
     if (!connector) return [`no connector "${positionals[0]}" (have ${[...connectors.keys()].join(', ')})`];
     const fields = connector.auth.fields;

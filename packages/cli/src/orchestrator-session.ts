@@ -16,7 +16,8 @@ export function mcpServersPath(runtime: CliRuntime, explicit: string | undefined
 }
 
 /**
- * Creates one MCP agent per server in the file (not started). One-shot commands wait a minute before
+ * Creates one MCP agent per server in the file (not started), signing in to OAuth servers with the
+ * subject's stored tokens. One-shot commands wait a minute before
  * reconnecting a dropped server (they are done by then); `longRunning` keeps the agents' own backoff.
  */
 export async function loadMcpAgents(
@@ -26,7 +27,12 @@ export async function loadMcpAgents(
 ): Promise<McpAgent[]> {
   const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
-  return createMcpAgents(config, options.longRunning ? {} : { reconnect: { initialDelayMs: 60_000 } });
+  // Remote servers that sign in with OAuth use the subject's tokens from `patchbay connect <server>`.
+  const oauth = { store: runtime.store(), subject: runtime.settings.subject };
+  return createMcpAgents(
+    config,
+    options.longRunning ? { oauth } : { oauth, reconnect: { initialDelayMs: 60_000 } },
+  );
 }
 
 /** Options of {@link withOrchestrator}. */

@@ -102,6 +102,14 @@ const codeErrorTypes = {
   agent_stopped: 'tool_unavailable',
   /** An agent's shutdown threw or outlived its time limit; it counts as stopped — the orchestrator (`stopAgent`, `stop`'s report). */
   agent_shutdown_failed: 'internal_error',
+  /** A remote MCP server needs an OAuth sign-in this subject has not made (`patchbay connect <server>`) — the MCP client. */
+  mcp_authorization_required: 'connector_not_configured',
+  /** A remote MCP server's authorization server rejected the stored tokens (revoked, expired refresh) — the MCP client. */
+  mcp_authorization_rejected: 'invalid_credentials',
+  /** An OAuth sign-in to an MCP server did not complete (refused, wrong `state`, no code) — the MCP client, the CLI. */
+  mcp_authorization_failed: 'internal_error',
+  /** Nobody finished an OAuth sign-in to an MCP server within its time limit — the MCP client, the CLI. */
+  mcp_authorization_timeout: 'timeout',
   /** No proposal with that id — the orchestrator, the CLI. */
   proposal_not_found: 'not_found',
   /** The proposal was already approved, rejected or run — the orchestrator, the CLI. */

@@ -1,9 +1,17 @@
+export {
+  type AuthorizeMcpServerOptions,
+  type AuthorizeMcpServerResult,
+  authorizeMcpServer,
+  defaultAuthorizationTimeoutMs,
+} from './client/authorize.js';
 export { type BackoffSettings, defaultBackoff } from './client/backoff.js';
 export {
   defaultMcpTimeoutMs,
   type LoadMcpServersConfigOptions,
   loadMcpServersConfig,
   type McpHttpServerConfig,
+  type McpOAuthSettings,
+  type McpServerAuthMode,
   type McpServerConfig,
   type McpServersConfig,
   type McpStdioServerConfig,
@@ -22,6 +30,7 @@ export {
   type McpAgentHealth,
   type McpAgentOptions,
 } from './client/mcp-agent.js';
+export { type McpOAuthOptions, type McpOAuthStore, setupCommandFor } from './client/oauth-provider.js';
 export type { McpServerFailure } from './client/start-failure.js';
 export type { McpAgentTool } from './client/tool-mapping.js';
 export { ownerCandidates, startToolOwner, type ToolOwnerSearch } from './client/tool-owner.js';

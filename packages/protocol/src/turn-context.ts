@@ -12,6 +12,8 @@ export type ConnectorStatusWire =
   | {
       status: 'not_configured' | 'invalid_credentials' | 'rate_limited';
       setup_url?: string;
+      /** An MCP server that needs a sign-in: the command that makes it (`patchbay connect <server>`). */
+      setup_command?: string;
       would_enable?: string[];
       error?: string;
       retry_after?: string;
@@ -34,6 +36,18 @@ export type ServerStatus =
       status: 'unavailable';
       /** ISO time of the scheduled reconnect, when one is scheduled. */
       retryAfter?: string | undefined;
+    }
+  /**
+   * A remote server that needs an OAuth sign-in: `not_configured` when this subject never signed
+   * in, `invalid_credentials` when the authorization server refused the stored sign-in (revoked).
+   */
+  | {
+      id: string;
+      status: 'not_configured' | 'invalid_credentials';
+      /** How to sign in, e.g. `patchbay connect notes`. */
+      setupCommand?: string | undefined;
+      /** Why the stored sign-in was refused (`invalid_credentials` only); no secret. */
+      error?: string | undefined;
     };
 
 /** Options shared by {@link connectorStatusWire} and {@link renderTurnContext}. */
@@ -143,6 +157,25 @@ export function connectorStatusWire(
   return withServers(wire, options.servers ?? [], byId);
 }
 
+function serverWire(server: ServerStatus): ConnectorStatusWire {
+  switch (server.status) {
+    case 'connected':
+      return { status: 'connected', tools: [...new Set(server.tools)].sort() };
+    case 'unavailable':
+      return server.retryAfter === undefined
+        ? { status: 'unavailable' }
+        : { status: 'unavailable', retry_after: toIsoSeconds(server.retryAfter, 'ceil') };
+    default:
+      return {
+        status: server.status,
+        ...(server.setupCommand === undefined ? {} : { setup_command: server.setupCommand }),
+        ...(server.status === 'invalid_credentials' && server.error !== undefined
+          ? { error: server.error }
+          : {}),
+      };
+  }
+}
+
 /** Adds the servers and re-sorts the keys, so connectors and servers share one stable order. */
 function withServers(
   wire: Record<string, ConnectorStatusWire>,
@@ -153,12 +186,7 @@ function withServers(
   const all: Record<string, ConnectorStatusWire> = { ...wire };
   for (const server of servers) {
     if (connectorIds.has(server.id)) continue;
-    all[server.id] =
-      server.status === 'connected'
-        ? { status: 'connected', tools: [...new Set(server.tools)].sort() }
-        : server.retryAfter === undefined
-          ? { status: 'unavailable' }
-          : { status: 'unavailable', retry_after: toIsoSeconds(server.retryAfter, 'ceil') };
+    all[server.id] = serverWire(server);
   }
   const sorted: Record<string, ConnectorStatusWire> = {};
   for (const id of Object.keys(all).sort()) sorted[id] = all[id]!;

@@ -188,6 +188,60 @@ describe('runTurn over connectors, functions and MCP servers', () => {
     expect(result.trace.counters.notOffered).toBe(1);
   });
 
+  it('shows a server that needs a sign-in as not_configured, and a refused sign-in as invalid_credentials, each with the command', async () => {
+    const { statusSource, orchestrator, files, notes } = await setup();
+    // The health @patchbay/mcp reports for an OAuth server without tokens, and with revoked ones.
+    files.setHealth({
+      status: 'down',
+      detail: 'needs a sign-in',
+      reason: 'needs_authorization',
+      setupCommand: 'patchbay connect files',
+    } as AgentHealth);
+    notes.setHealth({
+      status: 'down',
+      detail: 'refused',
+      reason: 'authorization_rejected',
+      setupCommand: 'patchbay connect notes',
+      retryAt: '2026-11-21T15:00:04.200Z',
+    } as AgentHealth);
+    const model = createScriptedModel(['Connect your file server first.']);
+    const result = await runTurn({
+      model,
+      thread: 't-auth',
+      message: 'Read a.txt',
+      subject,
+      orchestrator,
+      connectors: [tracker],
+      statusSource,
+      now,
+    });
+    expect(result.trace.connectorStatus.files).toEqual({
+      status: 'not_configured',
+      setup_command: 'patchbay connect files',
+    });
+    expect(result.trace.connectorStatus.notes).toEqual({
+      status: 'invalid_credentials',
+      setup_command: 'patchbay connect notes',
+      error: 'The server refused the stored sign-in (revoked or expired).',
+    });
+    const offered = model.calls[0]!.tools?.map((tool) => tool.name) ?? [];
+    expect(offered).not.toContain('files_read');
+    expect(offered).not.toContain('notes_search');
+    // A server down for another reason stays unavailable even with a reason.
+    files.setHealth({ status: 'down', reason: 'connection_refused' } as AgentHealth);
+    const again = await runTurn({
+      model: createScriptedModel(['Later.']),
+      thread: 't-auth-2',
+      message: 'Read a.txt',
+      subject,
+      orchestrator,
+      connectors: [tracker],
+      statusSource,
+      now,
+    });
+    expect(again.trace.connectorStatus.files).toEqual({ status: 'unavailable' });
+  });
+
   it('leaves an admin-disabled server out of the block and the tools, and never runs a guessed call of it', async () => {
     const { statusSource, orchestrator, notes } = await setup();
     statusSource.disable('notes');

@@ -128,11 +128,36 @@ export async function viewAgents(
     view.servers.push(
       health.status === 'up'
         ? { id: agent.id, status: 'connected', tools: runnable.map((tool) => tool.name).sort() }
-        : { id: agent.id, status: 'unavailable', retryAfter: health.retryAt },
+        : (signInStatus(agent.id, health) ?? {
+            id: agent.id,
+            status: 'unavailable',
+            retryAfter: health.retryAt,
+          }),
     );
   });
   view.servers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return view;
+}
+
+/**
+ * A remote MCP server that is down for want of a sign-in (`@patchbay/mcp` health: `reason` and
+ * `setupCommand`, read structurally so the turn needs no MCP dependency): never signed in →
+ * `not_configured`, the stored sign-in refused → `invalid_credentials`, each with the command.
+ */
+function signInStatus(id: string, health: AgentHealth): ServerStatus | undefined {
+  if (health.status !== 'down') return undefined;
+  const { reason, setupCommand } = health as AgentHealth & { reason?: unknown; setupCommand?: unknown };
+  if (typeof setupCommand !== 'string') return undefined;
+  if (reason === 'needs_authorization') return { id, status: 'not_configured', setupCommand };
+  if (reason === 'authorization_rejected') {
+    return {
+      id,
+      status: 'invalid_credentials',
+      setupCommand,
+      error: 'The server refused the stored sign-in (revoked or expired).',
+    };
+  }
+  return undefined;
 }
 
 function kindOf(agent: Agent): string | undefined {

@@ -11,6 +11,7 @@ import type { Command, CommandValues } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
 import { promptHidden, promptVisible } from '../prompt-secret.js';
 import type { CliRuntime } from '../runtime.js';
+import { connectMcpServer, findMcpServer } from './connect-mcp.js';
 
 const verifyTimeoutMs = 15_000;
 
@@ -150,19 +151,30 @@ async function collectCredentials(
 /** `patchbay connect <id>`: verify credentials with the service and store them encrypted. */
 export const connectCommand: Command = {
   name: 'connect',
-  usage: '<id> [--token-env VAR] [--field name=ENVVAR ...]',
-  summary: 'Verify credentials for a connector and store them (encrypted)',
+  usage: '<id|server> [--token-env VAR] [--field name=ENVVAR ...] [--open] [--timeout S] [--mcp-config FILE]',
+  summary:
+    'Verify credentials for a connector, or sign in to a remote MCP server (OAuth); store them (encrypted)',
   examples: [
     'GITHUB_TOKEN=ghp_… patchbay connect github --token-env GITHUB_TOKEN',
     'patchbay connect sms --field account_sid=TWILIO_ACCOUNT_SID --field auth_token=TWILIO_AUTH_TOKEN',
     'patchbay connect github   # prompts for the token without echoing it',
+    'patchbay connect notes --open   # an MCP server from mcp-servers.json: OAuth sign-in in the browser',
   ],
   options: {
     'token-env': { type: 'string' },
     field: { type: 'string', multiple: true },
+    open: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'mcp-config': { type: 'string' },
   },
   positionals: { required: ['id'] },
   async run(runtime, values, [id]) {
+    // A connector keeps its id; an MCP server of that name is left out of the status block anyway.
+    const installed = (await runtime.connectors()).some((connector) => connector.id === id);
+    if (!installed) {
+      const server = await findMcpServer(runtime, id!, values['mcp-config'] as string | undefined);
+      if (server) return connectMcpServer(runtime, server, values);
+    }
     const connector = await runtime.connector(id!);
     const credentials = await collectCredentials(connector, values, runtime);
     // Fields declared `secret: false` (a region, an account SID) stay readable, as everywhere else.
@@ -261,17 +273,24 @@ export const connectCommand: Command = {
 /** `patchbay disconnect <id>`: forget the stored connection. */
 export const disconnectCommand: Command = {
   name: 'disconnect',
-  usage: '<id>',
-  summary: 'Delete the stored connection of a connector',
-  examples: ['patchbay disconnect github', 'patchbay disconnect slack --user alice'],
-  options: {},
+  usage: '<id|server> [--mcp-config FILE]',
+  summary: 'Delete the stored connection of a connector, or the sign-in to an MCP server',
+  examples: [
+    'patchbay disconnect github',
+    'patchbay disconnect slack --user alice',
+    'patchbay disconnect notes   # forgets the OAuth tokens of an MCP server',
+  ],
+  options: { 'mcp-config': { type: 'string' } },
   positionals: { required: ['id'] },
-  async run(runtime, _values, [id]) {
+  async run(runtime, values, [id]) {
     const store = runtime.store();
     const { subject } = runtime.settings;
     const stored = (await store.listConnections(subject)).some((connection) => connection.connectorId === id);
-    // An uninstalled connector's leftover connection can still be removed; otherwise the id must be known.
-    if (!stored) await runtime.connector(id!);
+    // An uninstalled connector's leftover connection can still be removed; otherwise the id must be
+    // a connector's or a configured MCP server's.
+    if (!stored && !(await findMcpServer(runtime, id!, values['mcp-config'] as string | undefined))) {
+      await runtime.connector(id!);
+    }
     const removed = stored && (await store.deleteConnection(subject, id!));
     if (removed) await store.audit.append({ event: 'connector_disconnected', subject, connector: id });
     if (runtime.settings.json) runtime.printJson({ connector: id, removed });

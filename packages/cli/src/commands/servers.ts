@@ -36,6 +36,8 @@ export const serversCommand: Command = {
           // Machine-readable cause (command_not_found, needs_authorization, connection_refused, …).
           ...(health.reason !== undefined ? { reason: health.reason } : {}),
           ...(health.detail !== undefined ? { detail: health.detail } : {}),
+          // An OAuth server without a (working) sign-in: the command that makes one.
+          ...(health.setupCommand !== undefined ? { setup_command: health.setupCommand } : {}),
           trusted: agent.trusted,
           disabled: disabled.has(agent.id),
           tools,

@@ -65,6 +65,7 @@ describe('parseMcpServersConfig', () => {
         transport: 'streamable-http',
         url: 'https://mcp.example.com/mcp',
         headers: { Authorization: 'Bearer k-123' },
+        auth: 'auto',
         timeout: defaultMcpTimeoutMs,
         autoStart: false,
         trust: false,
@@ -83,6 +84,57 @@ describe('parseMcpServersConfig', () => {
         prefix: undefined,
       },
     ]);
+  });
+
+  it('reads OAuth settings of an HTTP server, the client secret expanded from the environment', () => {
+    const config = parseMcpServersConfig(
+      {
+        mcpServers: {
+          notes: {
+            url: 'https://mcp.example.com/mcp',
+            auth: 'oauth',
+            oauth: {
+              clientId: 'cli-1',
+              clientSecret: reference('API_KEY'),
+              scopes: ['read'],
+              redirectPort: 8765,
+            },
+          },
+          open: { url: 'https://open.example.com/mcp', auth: 'none' },
+        },
+      },
+      { environment },
+    );
+    expect(config.servers[0]).toMatchObject({
+      auth: 'oauth',
+      oauth: { clientId: 'cli-1', clientSecret: 'k-123', scopes: ['read'], redirectPort: 8765 },
+    });
+    expect(config.servers[1]).toMatchObject({ auth: 'none' });
+    expect(config.servers[1]).not.toHaveProperty('oauth');
+  });
+
+  it.each([
+    [
+      { command: 'x', auth: 'oauth' },
+      'field "auth": "auth" and "oauth" only apply to streamable HTTP servers',
+    ],
+    [{ url: 'https://a.example/mcp', auth: 'sometimes' }, 'field "auth"'],
+    [
+      { url: 'https://a.example/mcp', auth: 'none', oauth: {} },
+      'field "oauth": OAuth settings given but "auth" is "none"',
+    ],
+    [
+      { url: 'https://a.example/mcp', oauth: { clientSecret: 's3cret-value' } },
+      'field "oauth.clientSecret": a client secret needs its "clientId"',
+    ],
+    [{ url: 'https://a.example/mcp', oauth: { redirectPort: 70_000 } }, 'field "oauth.redirectPort"'],
+    [{ url: 'https://a.example/mcp', oauth: { scope: 'read' } }, 'field "oauth"'],
+    [
+      { url: 'https://a.example/mcp', oauth: { clientMetadataUrl: 'http://a.example/client.json' } },
+      'field "oauth.clientMetadataUrl": must be an https URL with a path',
+    ],
+  ])('refuses bad OAuth settings %j', (entry, message) => {
+    expect(() => parseMcpServersConfig({ mcpServers: { remote: entry } }, { environment })).toThrow(message);
   });
 
   it('parses a Claude Desktop / Cursor mcpServers object as pasted', () => {

@@ -45,6 +45,26 @@ const rawServerSchema = z
     cwd: z.string().min(1).optional(),
     url: z.string().url().optional(),
     headers: stringMap.optional(),
+    auth: z
+      .enum(['oauth', 'auto', 'none'])
+      .optional()
+      .describe('OAuth for streamable HTTP: always, when the server asks (default), or never.'),
+    oauth: z
+      .object({
+        clientId: z.string().min(1).optional(),
+        clientSecret: z.string().min(1).optional(),
+        scopes: z.array(z.string().min(1)).optional(),
+        redirectPort: z.number().int().min(1).max(65_535).optional(),
+        clientMetadataUrl: z
+          .string()
+          .url()
+          .refine((value) => value.startsWith('https://') && new URL(value).pathname !== '/', {
+            message: 'must be an https URL with a path',
+          })
+          .optional(),
+      })
+      .strict()
+      .optional(),
     ...commonOptionsShape,
   })
   .passthrough()
@@ -78,6 +98,27 @@ const rawServerSchema = z
         code: 'custom',
         path: ['url'],
         message: '"env", "args" and "cwd" only apply to stdio servers',
+      });
+    }
+    if (entry.command !== undefined && (entry.auth !== undefined || entry.oauth !== undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: [entry.auth !== undefined ? 'auth' : 'oauth'],
+        message: '"auth" and "oauth" only apply to streamable HTTP servers',
+      });
+    }
+    if (entry.auth === 'none' && entry.oauth !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['oauth'],
+        message: 'OAuth settings given but "auth" is "none"',
+      });
+    }
+    if (entry.oauth?.clientSecret !== undefined && entry.oauth.clientId === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['oauth', 'clientSecret'],
+        message: 'a client secret needs its "clientId"',
       });
     }
   });
@@ -115,12 +156,40 @@ export interface McpStdioServerConfig extends McpServerCommonConfig {
   cwd?: string | undefined;
 }
 
+/**
+ * When Patchbay signs in to a streamable-HTTP server with OAuth 2.1: `oauth` always, `auto` when
+ * the server answers 401 with a `WWW-Authenticate` challenge, `none` never (static headers only).
+ */
+export type McpServerAuthMode = 'oauth' | 'auto' | 'none';
+
+/** OAuth client settings of one server; everything optional (dynamic client registration fills the client). */
+export interface McpOAuthSettings {
+  /** A client registered with the authorization server beforehand; without it the client registers itself. */
+  clientId?: string | undefined;
+  /** The pre-registered client's secret, `${VAR}` already expanded. Secret. */
+  clientSecret?: string | undefined;
+  /** Scopes to ask for; default what the server's metadata says. */
+  scopes?: string[] | undefined;
+  /** Port of the loopback redirect during `patchbay connect`; default a free one. */
+  redirectPort?: number | undefined;
+  /**
+   * An https URL where the deployment publishes Patchbay's OAuth client metadata document (client ID
+   * metadata documents, SEP-991): used as the client id by authorization servers that support it,
+   * instead of registering a client.
+   */
+  clientMetadataUrl?: string | undefined;
+}
+
 /** A server reached over streamable HTTP. */
 export interface McpHttpServerConfig extends McpServerCommonConfig {
   transport: 'streamable-http';
   url: string;
   /** Extra request headers, `${VAR}` already expanded. Secret. */
   headers: Record<string, string>;
+  /** Whether to sign in with OAuth (default `auto`). */
+  auth?: McpServerAuthMode | undefined;
+  /** OAuth client settings, when any are given. */
+  oauth?: McpOAuthSettings | undefined;
 }
 
 /** One normalised MCP server entry. */
@@ -192,6 +261,19 @@ function normaliseEntry(
       transport: 'streamable-http',
       url: entry.url,
       headers: expandAll(entry.headers, 'headers'),
+      auth: entry.auth ?? 'auto',
+      ...(entry.oauth
+        ? {
+            oauth: {
+              ...entry.oauth,
+              ...(entry.oauth.clientSecret === undefined
+                ? {}
+                : {
+                    clientSecret: expandAll({ clientSecret: entry.oauth.clientSecret }, 'oauth').clientSecret,
+                  }),
+            },
+          }
+        : {}),
     };
   }
   const baseDirectory = options.baseDirectory ?? process.cwd();

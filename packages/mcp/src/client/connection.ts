@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { PatchbayError } from '@patchbay/envelope';
@@ -8,6 +11,7 @@ import type { AgentHealth } from '@patchbay/orchestrator';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import type { McpServerConfig } from './config.js';
 import type { McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
+import { type StoredOAuthProvider, setupCommandFor } from './oauth-provider.js';
 import { classifyStartFailure, type McpServerFailure } from './start-failure.js';
 
 /** The MCP SDK's default stdio read limit (`STDIO_DEFAULT_MAX_BUFFER_SIZE`). */
@@ -75,9 +79,14 @@ export class McpConnection {
     private readonly options: McpAgentOptions,
     private readonly capabilities: ClientCapabilities,
     private readonly hooks: ConnectionHooks,
+    /** Signs in to a streamable-HTTP server with the subject's stored OAuth tokens, when configured. */
+    private readonly oauth?: StoredOAuthProvider,
   ) {
     this.backoff = { ...defaultBackoff, ...options.reconnect };
   }
+
+  /** Whether the last 401 carried a `WWW-Authenticate` challenge (an OAuth server, not a bad static header). */
+  private challenged = false;
 
   get status(): State {
     return this.state;
@@ -106,12 +115,26 @@ export class McpConnection {
   observedHealth(): McpAgentHealth {
     if (this.state !== 'down') return { status: this.state };
     const retryAt = this.reconnectAt === undefined ? undefined : new Date(this.reconnectAt).toISOString();
+    const signIn =
+      this.oauth !== undefined &&
+      (this.reason === 'authorization_rejected' || this.reason === 'needs_authorization');
     return {
       status: 'down',
       detail: this.detail,
       ...(this.reason ? { reason: this.reason } : {}),
       ...(retryAt ? { retryAt } : {}),
+      ...(signIn ? { setupCommand: setupCommandFor(this.config.name) } : {}),
     };
+  }
+
+  /**
+   * Takes the server down because its authorization failed during a call or a ping (a revoked
+   * token whose refresh was refused): the agent's state says so until a new sign-in.
+   */
+  authorizationFailed(error: unknown): void {
+    if (this.state !== 'up') return;
+    const failure = classifyStartFailure(error, this.config);
+    this.markDown(failure.detail, failure.reason);
   }
 
   /** See {@link McpAgent.initialize}. */
@@ -178,8 +201,10 @@ export class McpConnection {
     try {
       await client.ping({ timeout: this.options.healthCheckTimeoutMs ?? 1000 });
       if (client === this.current) this.failedChecks = 0;
-    } catch {
-      if (client === this.current) this.recordFailedCheck();
+    } catch (error) {
+      if (client !== this.current) return;
+      if (this.oauth?.rejected) this.authorizationFailed(error);
+      else this.recordFailedCheck();
     } finally {
       this.probing = false;
     }
@@ -211,13 +236,30 @@ export class McpConnection {
         maxBufferSize: this.options.maxMessageBytes ?? defaultMaxMessageBytes,
       });
     }
+    if (!this.oauth) {
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: { ...config.headers } },
+      });
+    }
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: { ...config.headers } },
+      authProvider: this.oauth,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (response.status === 401) this.challenged = response.headers.has('www-authenticate');
+        return response;
+      },
     });
   }
 
   private async connect(): Promise<void> {
     const generation = ++this.generationCount;
+    if (this.oauth && this.config.transport === 'streamable-http') {
+      await this.oauth.load();
+      this.challenged = false;
+      // Configured as OAuth and never signed in: nothing to try until someone runs `patchbay connect`.
+      if (this.config.auth === 'oauth' && !this.oauth.hasTokens) throw this.oauth.notSignedIn();
+    }
     const transport = this.createTransport();
     const client = new Client(clientInfo, { capabilities: this.capabilities });
     this.connectingClient = client;
@@ -235,6 +277,18 @@ export class McpConnection {
       commit = await this.hooks.ready(client, timeout);
     } catch (error) {
       await client.close().catch(() => undefined);
+      // `auto`: a 401 without a challenge is a server that wants a static header, not a sign-in.
+      if (
+        this.oauth &&
+        this.config.transport === 'streamable-http' &&
+        this.config.auth === 'auto' &&
+        !this.challenged &&
+        !this.oauth.hasTokens &&
+        PatchbayError.isInstance(error) &&
+        error.code === 'mcp_authorization_required'
+      ) {
+        throw new StreamableHTTPError(401, 'Unauthorized');
+      }
       throw error;
     } finally {
       if (this.connectingClient === client) this.connectingClient = undefined;

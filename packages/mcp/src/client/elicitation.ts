@@ -60,9 +60,13 @@ export interface CallQuestions {
   refusedSecrets: string[];
 }
 
-/** The capabilities the client declares: elicitation (form) only when the app can answer. */
+/**
+ * The capabilities the client declares: elicitation (form) only when the app can answer. An
+ * accepted answer that leaves a field out gets the requested schema's default for it (SEP-1034;
+ * the SDK fills them in under `applyDefaults`), so a handler need only answer what it changes.
+ */
 export function clientCapabilities(handler: ElicitationHandler | undefined): ClientCapabilities {
-  return handler ? { elicitation: { form: {} } } : {};
+  return handler ? { elicitation: { form: { applyDefaults: true } } } : {};
 }
 
 /** One question per field: its description or title; the server's message when it is the only field and has neither. */

@@ -59,7 +59,7 @@ describe('questions from an MCP server become needs_input', () => {
     const withHandler = await asking({ elicitation: askUserOnElicitation });
     expect(await withHandler.execute('client_capabilities', {}, callContext())).toMatchObject({
       ok: true,
-      data: { capabilities: { elicitation: { form: {} } } },
+      data: { capabilities: { elicitation: { form: { applyDefaults: true } } } },
     });
   });
 

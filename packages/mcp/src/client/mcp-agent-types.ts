@@ -2,6 +2,7 @@ import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js
 import type { Agent, AgentHealth, AgentManifest } from '@patchbay/orchestrator';
 import type { BackoffSettings } from './backoff.js';
 import type { ElicitationHandler } from './elicitation.js';
+import type { McpOAuthOptions } from './oauth-provider.js';
 import type { McpServerFailure } from './start-failure.js';
 import type { McpAgentTool } from './tool-mapping.js';
 
@@ -35,12 +36,21 @@ export interface McpAgentOptions {
    * servers". Requests for secrets never reach it.
    */
   elicitation?: ElicitationHandler;
+  /**
+   * OAuth 2.1 sign-in for streamable-HTTP servers whose `auth` is `oauth` or `auto`: the store that
+   * holds each subject's encrypted tokens and the subject this agent calls for. Tokens are refreshed
+   * when they expire; the agent never starts a sign-in itself — without tokens it stays down with
+   * `needs_authorization` and a `setupCommand`, with refused tokens `authorization_rejected`.
+   */
+  oauth?: McpOAuthOptions;
 }
 
 /** Health of an MCP server: the orchestrator's {@link AgentHealth} plus why it is down. */
 export interface McpAgentHealth extends AgentHealth {
   /** Machine-readable cause when `status` is `down`; `detail` says the same in a sentence. */
   reason?: McpServerFailure | undefined;
+  /** With `needs_authorization` or `authorization_rejected` of an OAuth server: the command that signs in. */
+  setupCommand?: string | undefined;
 }
 
 /** An {@link Agent} backed by one MCP server. */

@@ -10,6 +10,7 @@ import type { McpServerConfig } from './config.js';
 import { McpConnection } from './connection.js';
 import { clientCapabilities, handleElicitation } from './elicitation.js';
 import type { McpAgent, McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
+import { StoredOAuthProvider } from './oauth-provider.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { ToolCalls } from './tool-calls.js';
 import { listAllTools, ToolCatalog } from './tool-discovery.js';
@@ -38,22 +39,38 @@ class McpServerAgent implements McpAgent {
     this.prefix = config.prefix;
     this.catalog = new ToolCatalog(config, options.retryDelayMs ?? 300);
     const handler = options.elicitation;
-    this.connection = new McpConnection(config, options, clientCapabilities(handler), {
-      configure: (client: Client, generation: number) => {
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-          this.catalog.rediscover(
-            () => this.connection.client,
-            () => generation === this.connection.generation && this.connection.status === 'up',
-          ),
-        );
-        if (handler) handleElicitation(client, config.name, handler, () => this.calls.inFlight);
+    const oauth =
+      options.oauth && config.transport === 'streamable-http' && config.auth !== 'none'
+        ? new StoredOAuthProvider(config, options.oauth)
+        : undefined;
+    this.connection = new McpConnection(
+      config,
+      options,
+      clientCapabilities(handler),
+      {
+        configure: (client: Client, generation: number) => {
+          client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+            this.catalog.rediscover(
+              () => this.connection.client,
+              () => generation === this.connection.generation && this.connection.status === 'up',
+            ),
+          );
+          if (handler) handleElicitation(client, config.name, handler, () => this.calls.inFlight);
+        },
+        ready: async (client, timeout) => {
+          const tools = await listAllTools(client, timeout);
+          return () => this.catalog.set(tools);
+        },
       },
-      ready: async (client, timeout) => {
-        const tools = await listAllTools(client, timeout);
-        return () => this.catalog.set(tools);
-      },
-    });
-    this.calls = new ToolCalls(config, options, this.connection, this.catalog);
+      oauth,
+    );
+    this.calls = new ToolCalls(
+      config,
+      options,
+      this.connection,
+      this.catalog,
+      () => oauth?.secretValues() ?? [],
+    );
   }
 
   get status(): AgentHealth['status'] {

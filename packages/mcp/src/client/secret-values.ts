@@ -22,7 +22,8 @@ const schemePrefix = /^(?:bearer|basic|token|bot|apikey)\s+(\S+)$/i;
 /**
  * The values an MCP server's output is redacted of: every declared env value and header value
  * (after `${VAR}` expansion — `"GH": "${GITHUB_TOKEN}"` holds the token under a harmless name),
- * subject to the length rule above, plus the credential part of scheme-prefixed headers.
+ * subject to the length rule above, plus the credential part of scheme-prefixed headers and a
+ * configured OAuth client secret. OAuth tokens change while the agent runs; the agent adds them.
  */
 export function secretValuesOf(config: McpServerConfig): string[] {
   const values = new Set<string>();
@@ -36,6 +37,7 @@ export function secretValuesOf(config: McpServerConfig): string[] {
     for (const [name, value] of Object.entries(config.env)) add(value, secretLikeName.test(name));
   } else {
     for (const value of Object.values(config.headers)) add(value, true);
+    if (config.oauth?.clientSecret) add(config.oauth.clientSecret, true);
   }
   return [...values];
 }

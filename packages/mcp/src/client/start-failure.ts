@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { PatchbayError } from '@patchbay/envelope';
 
 /**
  * Why an MCP server is down, for operators and programs (`patchbay servers --json` prints it as
@@ -7,7 +8,10 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
  * - `command_not_found`: the stdio command does not exist (ENOENT) — fix `command` or install it.
  * - `not_executable`: it exists but may not be run (EACCES).
  * - `crashed_on_start`: the process ended before it finished `initialize` — run it by hand to see why.
- * - `needs_authorization`: the HTTP server answered 401 — it wants OAuth or a token header.
+ * - `needs_authorization`: the HTTP server answered 401 — it wants OAuth or a token header; with
+ *   OAuth set up, the subject has not signed in (`patchbay connect <server>`).
+ * - `authorization_rejected`: the subject's stored OAuth sign-in was refused (revoked, refresh
+ *   rejected) — sign in again.
  * - `forbidden`: the HTTP server answered 403.
  * - `connection_refused`: nothing listens at the URL (ECONNREFUSED).
  * - `host_not_found`: the URL's host does not resolve (ENOTFOUND / EAI_AGAIN).
@@ -22,6 +26,7 @@ export type McpServerFailure =
   | 'not_executable'
   | 'crashed_on_start'
   | 'needs_authorization'
+  | 'authorization_rejected'
   | 'forbidden'
   | 'connection_refused'
   | 'host_not_found'
@@ -65,6 +70,13 @@ export function classifyStartFailure(
   server: { name: string; transport: 'stdio' | 'streamable-http'; command?: string },
 ): StartFailure {
   const name = `The MCP server "${server.name}"`;
+  // The OAuth client's own sentences: they name the server and the command, nothing secret.
+  if (PatchbayError.isInstance(error) && error.code === 'mcp_authorization_required') {
+    return { reason: 'needs_authorization', detail: error.message };
+  }
+  if (PatchbayError.isInstance(error) && error.code === 'mcp_authorization_rejected') {
+    return { reason: 'authorization_rejected', detail: error.message };
+  }
   const status = httpStatusOf(error);
   if (status === 401) {
     return {

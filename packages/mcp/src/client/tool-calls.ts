@@ -18,6 +18,7 @@ import type { McpServerConfig } from './config.js';
 import { defaultMaxMessageBytes, delay, type McpConnection } from './connection.js';
 import type { CallQuestions } from './elicitation.js';
 import type { McpAgentOptions } from './mcp-agent-types.js';
+import { isAuthorizationError } from './oauth-provider.js';
 import { secretValuesOf } from './secret-values.js';
 import { questionsFromResult } from './server-questions.js';
 import type { ToolCatalog } from './tool-discovery.js';
@@ -38,22 +39,39 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export class ToolCalls {
   /** Calls waiting for their answer, for attributing an elicitation to its call. */
   readonly inFlight = new Set<CallQuestions>();
-  private readonly secrets: string[];
-  private readonly redactor: Redactor;
+  private readonly declared: string[];
+  private secrets: string[];
+  private redactor: Redactor;
+  private secretsKey = '';
 
   constructor(
     private readonly config: McpServerConfig,
     private readonly options: McpAgentOptions,
     private readonly connection: McpConnection,
     private readonly catalog: ToolCatalog,
+    /** Secrets that change while the agent runs (OAuth tokens after a sign-in or refresh). */
+    private readonly currentSecrets: () => readonly string[] = () => [],
   ) {
-    this.secrets = secretValuesOf(config);
+    this.declared = secretValuesOf(config);
+    this.secrets = this.declared;
     this.redactor = createRedactor(this.secrets);
+  }
+
+  /** The redactor of the declared values plus the secrets in use now, rebuilt only when those change. */
+  private currentRedactor(): Redactor {
+    const extra = this.currentSecrets();
+    const key = extra.join('\u0000');
+    if (key !== this.secretsKey) {
+      this.secretsKey = key;
+      this.secrets = [...this.declared, ...extra];
+      this.redactor = createRedactor(this.secrets);
+    }
+    return this.redactor;
   }
 
   /** Redacts the server's declared values from any text; for prompts and other server output. */
   redact<T>(value: T): T {
-    return redactValue(value, this.redactor);
+    return redactValue(value, this.currentRedactor());
   }
 
   async execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
@@ -144,6 +162,17 @@ export class ToolCalls {
             userMessage: `The MCP server "${this.config.name}" sent an answer larger than ${formatBytes(this.options.maxMessageBytes ?? defaultMaxMessageBytes)}, so its connection was reset. Ask for less at once (a narrower query or one page).`,
           });
         }
+        if (isAuthorizationError(error)) {
+          // The refresh was refused mid-session: the server is down until the subject signs in again.
+          this.connection.authorizationFailed(error);
+          return failure(
+            error.code === 'mcp_authorization_rejected' ? 'invalid_credentials' : 'connector_not_configured',
+            {
+              retryable: false,
+              userMessage: error.message,
+            },
+          );
+        }
         const kind = classifyCallError(error, context.signal.aborted);
         if (kind === 'connection') void connection.probe();
         // A call that may have reached the server is repeated only when the tool says repeating is harmless.
@@ -176,8 +205,9 @@ export class ToolCalls {
       ...envelope,
       meta: { ...envelope.meta, tool: toolName, correlation_id: correlationId },
     };
+    const redactor = this.currentRedactor();
     if (withMeta.ok && this.secrets.length === 0) return withMeta;
-    return redactValue(withMeta, this.redactor);
+    return redactValue(withMeta, redactor);
   }
 
   private unavailable(): Envelope {

@@ -2,7 +2,8 @@ import type { StatusSource } from '@patchbay/connector';
 
 /**
  * The credential values of the connections the gateway has read, latest per subject, so a log line
- * that echoes one (an error from a database driver, a service) has it removed.
+ * that echoes one (an error from a database driver, a service) has it removed. A remote MCP
+ * server's OAuth tokens are the subject's connection for that server, so they are among them.
  */
 export class CredentialValues {
   private readonly bySubject = new Map<string, string[]>();
