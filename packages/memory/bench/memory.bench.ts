@@ -69,10 +69,44 @@ function percentile(values: number[], share: number): number {
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(3));
 }
 
-async function latency(sizes: number[], samples: number) {
+/** The local test server (as the store's benches use), one schema for this run, dropped afterwards. */
+const postgresUrl = process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const postgresSchema = `pb_memory_bench_${process.pid}`;
+
+/** Whether a Postgres server answers; the Postgres rows are left out (and said so) when none does. */
+async function postgresReachable(): Promise<boolean> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function dropPostgresSchema(): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${postgresSchema} CASCADE`);
+  await client.end();
+}
+
+async function latency(backend: 'sqlite' | 'postgres', sizes: number[], samples: number) {
   const home = mkdtempSync(join(tmpdir(), 'patchbay-memory-bench-'));
-  const store = openStore({ home, secretKey: Buffer.alloc(32, 1).toString('base64'), env: {} });
-  const memory = store.memory!;
+  const url = new URL(postgresUrl);
+  url.searchParams.set('schema', postgresSchema);
+  const store = openStore({
+    home,
+    secretKey: Buffer.alloc(32, 1).toString('base64'),
+    env: {},
+    ...(backend === 'postgres' ? { url: url.toString() } : {}),
+  });
+  const memory = store.memory;
   const vault = await memory.createVault('alice', { title: 'bench' });
   const record = await memory.createMemory('alice', vault.id, { title: 'bench', memoryType: 'CHAT' });
   const server = createMemoryServer({ memory, subject: 'alice' });
@@ -131,25 +165,33 @@ async function latency(sizes: number[], samples: number) {
       searchTimes.push(performance.now() - started);
     }
     results.push({
+      backend,
       entries: size,
       addEntryMs: { p50: percentile(addTimes, 0.5), p95: percentile(addTimes, 0.95) },
       searchMemoriesMs: { p50: percentile(searchTimes, 0.5), p95: percentile(searchTimes, 0.95) },
     });
   }
   await client.close();
-  store.close();
+  await store.close();
+  if (backend === 'postgres') await dropPostgresSchema();
   rmSync(home, { recursive: true, force: true });
   return results;
 }
 
 const sessions = [await session('bounded', 120), await session('full', 120)];
-const latencies = await latency([10_000, 100_000], 100);
+const latencies = [
+  ...(await latency('sqlite', [10_000, 100_000], 100)),
+  // Postgres text search (GIN-indexed tsvector, ts_rank) beside SQLite's FTS5 on the same data.
+  ...((await postgresReachable()) ? await latency('postgres', [10_000, 100_000], 100) : []),
+];
+if (!latencies.some((row) => row.backend === 'postgres'))
+  console.warn(`no PostgreSQL at ${postgresUrl}: the Postgres latency rows are left out`);
 const report = {
   benchmark: 'memory',
   generatedAt: new Date().toISOString(),
   node: process.version,
   method:
-    'Sessions: the invoker (flush every 6th message) over 120 messages with a scripted model, through a real orchestrator and the in-process MCP memory server on SQLite; input tokens estimated as prompt characters / 4. Latency: add_entry and search_memories (top 10, two words) called through an SDK client on the in-process server, 100 samples each after filling the memory to the given size.',
+    'Sessions: the invoker (flush every 6th message) over 120 messages with a scripted model, through a real orchestrator and the in-process MCP memory server on SQLite; input tokens estimated as prompt characters / 4. Latency: add_entry and search_memories (top 10, two words, each word in a fifth of the entries) called through an SDK client on the in-process server, 100 samples each after filling the memory to the given size, on SQLite (FTS5, bm25) and on Postgres (tsvector, ts_rank) when a server answers.',
   sessions,
   latency: latencies,
 };
