@@ -14,6 +14,7 @@ import { baselines } from '../agents/baselines.mjs';
 import { describeModel } from '../agents/model-from-env.mjs';
 import { loadScenarios } from '../lib/load-scenarios.mjs';
 import { fixReportLayout, userMessagesOf } from '../lib/report.mjs';
+import { writeMatrix } from './matrix.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 // PATCHBAY_EVAL_RESULTS lets the runner's own tests write elsewhere than the results `pnpm test` reads.
@@ -144,6 +145,18 @@ const output = JSON.parse(readFileSync(config.outputPath[0], 'utf8'));
 const rows = output.results.results;
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
+/** The scenarios × agents page and PNG beside promptfoo's report; a failure to draw it fails nothing. */
+async function printMatrix() {
+  try {
+    const { matrix, htmlPath, pngPath, png } = await writeMatrix(results);
+    console.log(
+      `[eval] matrix: ${matrix.scenarios.length} scenarios × ${matrix.agents.length} agents → ${htmlPath}${png.written ? ` and ${pngPath}` : ` (no PNG: ${png.reason})`}`,
+    );
+  } catch (error) {
+    console.log(`[eval] matrix not written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 if (!baselineMode) {
   const passed = rows.filter((row) => row.success).length;
   const failed = rows.length - passed;
@@ -160,6 +173,7 @@ if (!baselineMode) {
     );
   }
   console.log(`[eval] results: ${join(results, 'results.json')}, report: ${join(results, 'report.html')}`);
+  await printMatrix();
   process.exit(failed > 0 || run.status === null ? 1 : 0);
 }
 
@@ -191,4 +205,5 @@ writeFileSync(join(results, 'baselines-summary.json'), `${JSON.stringify(report,
 console.log(
   `[eval:baselines] ${missed === 0 ? 'every baseline fails the scenarios aimed at it' : `${missed} targeted scenarios passed by a baseline`} (${seconds} s)`,
 );
+await printMatrix();
 process.exit(missed > 0 ? 1 : 0);

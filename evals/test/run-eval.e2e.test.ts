@@ -34,7 +34,11 @@ describe('pnpm eval, end to end', () => {
     ]);
     expect(lines[4]).toBe('');
     expect(lines[5]).toMatch(/^\[eval:baselines\] scenarios each naive baseline fails/);
-    expect(lines.at(-1)).toMatch(/^\[eval:baselines\] every baseline fails the scenarios aimed at it/);
+    expect(lines.at(-2)).toMatch(/^\[eval:baselines\] every baseline fails the scenarios aimed at it/);
+    // Then the scenarios × agents page and its PNG, beside promptfoo's report.
+    expect(lines.at(-1)).toBe(
+      `[eval] matrix: 1 scenarios × 3 agents → ${join(results, 'matrix.html')} and ${join(results, 'matrix.png')}`,
+    );
     expect(run.stdout).not.toMatch(/Starting evaluation|promptfoo view|Writing output|Eval complete/);
   });
 
