@@ -6,10 +6,15 @@
 //    the schema does not define;
 // 3. jira.js, given those parameters, sends the same request through msw (method, path, query and
 //    body equal) and accepts the fixture response with its response schema (`onSchemaMismatch: 'throw'`).
+// jira.js leaves rich text (`description`, comment `body`) an open object; Atlassian's own JSON Schema
+// of the Atlassian Document Format (@atlaskit/adf-schema, v1 full) checks every ADF document the
+// connector writes and every one its fixtures answer.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { callConnectorTool, createTestServer, type RecordedRequest } from '@patchbay/testing';
+import { Ajv } from 'ajv';
 import {
   addComment,
   createIssue,
@@ -153,6 +158,29 @@ function problemsOf(call: RecordedRequest): string[] {
       );
 }
 
+// Atlassian's schema declares draft-04 and uses nothing draft-07 reads differently.
+const { $schema: _draft04, ...adfSchema } = JSON.parse(
+  readFileSync(
+    createRequire(import.meta.url).resolve('@atlaskit/adf-schema/dist/json-schema/v1/full.json'),
+    'utf8',
+  ),
+) as Record<string, unknown>;
+const validateAdf = new Ajv({ strict: false, allErrors: true }).compile(adfSchema);
+
+/** Every ADF document (`{ type: 'doc', ... }`) inside `value`. */
+function adfDocuments(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(adfDocuments);
+  if (value === null || typeof value !== 'object') return [];
+  if ((value as { type?: unknown }).type === 'doc') return [value];
+  return Object.values(value).flatMap(adfDocuments);
+}
+
+/** What Atlassian's ADF schema says is wrong with `document`; empty when nothing. */
+function adfProblems(document: unknown): string[] {
+  if (validateAdf(document)) return [];
+  return (validateAdf.errors ?? []).map((error) => `${error.instancePath || '/'}: ${error.message}`);
+}
+
 const sdk = createClient({
   host: site,
   auth: { type: 'basic', email: credentials.email, apiToken: credentials.api_token },
@@ -186,6 +214,7 @@ async function expectDescribed(calls: readonly RecordedRequest[]) {
   expect(calls.length).toBeGreaterThan(0);
   for (const call of [...calls]) {
     expect(problemsOf(call)).toEqual([]);
+    for (const document of adfDocuments(call.body)) expect(adfProblems(document)).toEqual([]);
     expect(wire(await resendThroughJiraJs(call))).toEqual(wire(call));
   }
 }
@@ -243,6 +272,41 @@ describe('Jira requests against jira.js (Atlassian’s OpenAPI description as zo
     for (const each of [issue, ...searchPage.issues]) {
       expect(fields.safeParse(each.fields).error?.issues ?? []).toEqual([]);
     }
+  });
+
+  it.each([
+    'One line',
+    'Users wait 30 seconds.\nThen an error.\n\nSeen on Chrome.',
+    '  Indented\r\n\r\n\r\nthree blank lines\n \nand a blank-looking line\n',
+  ])('the ADF the connector writes for %j is valid by Atlassian’s ADF schema', async (text) => {
+    await callConnectorTool(jira, 'jira_add_comment', { issue_key: 'PROJ-7', body: text }, { credentials });
+    await callConnectorTool(
+      jira,
+      'jira_create_issue',
+      { project_key: 'PROJ', summary: 'x', description: text },
+      { credentials },
+    );
+    const documents = server.calls.flatMap((call) => adfDocuments(call.body));
+    expect(documents).toHaveLength(2);
+    for (const document of documents) expect(adfProblems(document)).toEqual([]);
+  });
+
+  it('the ADF in the fixtures is valid by Atlassian’s ADF schema', () => {
+    const documents = adfDocuments([issue, searchPage, createdComment]);
+    expect(documents.length).toBeGreaterThanOrEqual(3);
+    for (const document of documents) expect(adfProblems(document)).toEqual([]);
+  });
+
+  it('the ADF schema rejects text straight in a document and a misspelt node', () => {
+    const paragraph = (content: unknown[]) => ({
+      type: 'doc',
+      version: 1,
+      content: [{ type: 'paragraph', content }],
+    });
+    expect(adfProblems(paragraph([{ type: 'text', text: 'a' }, { type: 'hardBreak' }]))).toEqual([]);
+    expect(adfProblems({ type: 'doc', version: 1, content: [{ type: 'text', text: 'a' }] })).not.toEqual([]);
+    expect(adfProblems(paragraph([{ type: 'hardbreak' }]))).not.toEqual([]);
+    expect(adfProblems(paragraph([{ type: 'text', text: '' }]))).not.toEqual([]);
   });
 
   it('the oracle rejects a misspelt body field, a wrong type and an unknown path', () => {
