@@ -115,7 +115,8 @@ const templates = new Map(
 function decodeQuery(schema: z.ZodObject, name: string, value: string): unknown {
   const field = schema.shape[name];
   if (!field) return value;
-  const readings: unknown[] = [value, value.split(','), Number(value), value === 'true'];
+  const readings: unknown[] = [value, value.split(','), Number(value)];
+  if (value === 'true' || value === 'false') readings.push(value === 'true');
   return readings.find((reading) => field.safeParse(reading).success) ?? value;
 }
 
