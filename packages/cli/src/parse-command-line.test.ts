@@ -49,7 +49,9 @@ describe('parseCommandLine', () => {
     expect(refusal(['conectors'])).toBe(
       'Unknown command "conectors". Did you mean connectors? Run "patchbay --help".',
     );
-    expect(refusal(['connect'])).toMatch(/^patchbay connect needs <id>\. Usage: patchbay connect <id\|server> /);
+    expect(refusal(['connect'])).toMatch(
+      /^patchbay connect needs <id>\. Usage: patchbay connect <id\|server> /,
+    );
     expect(refusal(['disconnect', 'github', 'slack'])).toMatch(/^Unexpected argument "slack"/);
   });
 
