@@ -66,7 +66,7 @@ export type {
   SubjectState,
   WatchableStatusSource,
 } from './ports/status-source.js';
-export { isWatchable } from './ports/status-source.js';
+export { isWatchable, loadConnectorState, narrowState } from './ports/status-source.js';
 export {
   messageSentAt,
   type StoredMessage,

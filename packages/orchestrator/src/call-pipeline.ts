@@ -3,6 +3,7 @@ import {
   bindConnectionsToOrigins,
   exceedsDepth,
   expandScopes,
+  loadConnectorState,
   maxArgumentDepth,
   tooDeepMessage,
   toolAvailability,
@@ -78,7 +79,12 @@ export async function statusStep(
   subject: string,
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
-  const loaded = await context.statusSource.load(subject);
+  const ids = new Set(tool.requires);
+  if (tool.connectorId !== undefined) ids.add(tool.connectorId);
+  // Only what this call needs is read (and decrypted), not every connection the subject has: its
+  // connector and `requires`, or, for an MCP server or function, the agent's own policy.
+  const wanted = tool.connectorId === undefined ? [...ids, entry.record.agent.id] : [...ids];
+  const loaded = await loadConnectorState(context.statusSource, subject, wanted);
   // Admin policy covers every agent, not only connectors: an MCP server or a function an admin
   // disabled (`patchbay disable <server>`) runs nothing, whoever asks and however it was offered.
   if (tool.connectorId === undefined && loaded.disabledConnectorIds.includes(entry.record.agent.id)) {
@@ -91,8 +97,6 @@ export async function statusStep(
   // A connection verified against another origin than its connector's configured one loses its
   // credentials here, before anything can hand them to a tool.
   const state = bindConnectionsToOrigins(loaded, Object.values(context.origins));
-  const ids = new Set(tool.requires);
-  if (tool.connectorId !== undefined) ids.add(tool.connectorId);
   const at = context.now();
   const snapshot = buildStatusSnapshot(subject, state, ids, at);
   const availability = toolAvailability(tool, snapshot, { setupUrls: context.setupUrls, now: at });

@@ -1,3 +1,4 @@
+import { narrowState } from '@patchbay/connector';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
 import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
@@ -201,6 +202,31 @@ describe('status gate: no request leaves unless the connector may be used', () =
       setup_url: 'https://acme.test/connect',
     });
     expect(acme.requests).toHaveLength(0);
+  });
+
+  it('reads only the connectors the tool needs when the source has a per-connector lookup', async () => {
+    const statusSource = createTestStatusSource();
+    statusSource.connect(subject, acmeConnection());
+    statusSource.connect(subject, { connectorId: 'other-service', credentials: { token: 'x' }, scopes: [] });
+    const asked: string[][] = [];
+    const source = {
+      ...statusSource,
+      load: async () => {
+        throw new Error('the gate should not read every connection');
+      },
+      async loadConnectors(who: string, connectorIds: readonly string[]) {
+        asked.push([...connectorIds]);
+        return narrowState(await statusSource.load(who), connectorIds);
+      },
+    };
+    const orchestrator = createOrchestrator({ statusSource: source, connectors: [createAcmeConnector()] });
+    await orchestrator.start();
+    const result = await orchestrator.execute('acme_get_ticket', { id: 'T-1' }, { subject });
+    expect(result).toMatchObject({ ok: true, data: { id: 'T-1' } });
+    expect(asked).toEqual([['acme']]);
+    expect(acme.requests.map((request) => request.headers.get('authorization'))).toEqual([
+      `Bearer ${secretToken}`,
+    ]);
   });
 
   it('disabled by admin → disabled_by_admin', async () => {

@@ -95,19 +95,36 @@ export function createInMemoryStatusSource(initial: InMemoryStatusSourceState = 
     return map;
   };
 
+  // Copies, so a caller mutating what it loaded cannot change the stored state.
+  const copy = (connection: StoredConnection): StoredConnection => ({
+    ...connection,
+    credentials: { ...connection.credentials },
+    scopes: [...connection.scopes],
+  });
+
   return {
     async load(subject: string): Promise<SubjectState> {
       const disabled = new Set([...globallyDisabled, ...(disabledBySubject.get(subject) ?? [])]);
       return {
-        // Copies, so a caller mutating what it loaded cannot change the stored state.
-        connections: [...(connections.get(subject)?.values() ?? [])].map((connection) => ({
-          ...connection,
-          credentials: { ...connection.credentials },
-          scopes: [...connection.scopes],
-        })),
+        connections: [...(connections.get(subject)?.values() ?? [])].map(copy),
         disabledConnectorIds: [...disabled],
         rateLimitedUntil: Object.fromEntries(rateLimits.get(subject) ?? []),
       };
+    },
+    async loadConnectors(subject: string, connectorIds: readonly string[]): Promise<SubjectState> {
+      const stored = connections.get(subject);
+      const perSubject = disabledBySubject.get(subject);
+      const limits = rateLimits.get(subject);
+      const state: SubjectState = { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
+      for (const connectorId of new Set(connectorIds)) {
+        const connection = stored?.get(connectorId);
+        if (connection) state.connections.push(copy(connection));
+        if (globallyDisabled.has(connectorId) || perSubject?.has(connectorId))
+          state.disabledConnectorIds.push(connectorId);
+        const until = limits?.get(connectorId);
+        if (until !== undefined) state.rateLimitedUntil[connectorId] = until;
+      }
+      return state;
     },
     subscribe(listener) {
       // A wrapper per subscription, so the same function subscribed twice is called twice.

@@ -139,8 +139,23 @@ export class PostgresStore implements PatchbayStore {
 
   /** Connections, admin policy and live rate limits in one statement, so they are one snapshot. */
   async load(subject: string): Promise<SubjectState> {
+    return this.readState(subject, undefined);
+  }
+
+  /**
+   * The same as {@link load} for some connectors only: one statement, and only their credentials
+   * are decrypted. The gate's per-call read.
+   */
+  async loadConnectors(subject: string, connectorIds: readonly string[]): Promise<SubjectState> {
+    return this.readState(subject, [...new Set(connectorIds)]);
+  }
+
+  private async readState(subject: string, connectorIds: string[] | undefined): Promise<SubjectState> {
     requireName(subject, 'subject');
+    if (connectorIds?.length === 0)
+      return { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
     const now = new Date().toISOString();
+    const only = connectorIds === undefined ? '' : ' AND connector_id = ANY($4::text[])';
     const { rows } = await this.handle.query<{
       part: string;
       connector_id: string;
@@ -148,13 +163,13 @@ export class PostgresStore implements PatchbayStore {
       until: string | null;
     }>(
       `SELECT 'connection' AS part, connector_id, to_jsonb(connections) AS row, NULL AS until
-         FROM connections WHERE subject = $1
+         FROM connections WHERE subject = $1${only}
        UNION ALL
-       SELECT DISTINCT 'disabled', connector_id, NULL::jsonb, NULL FROM admin_policy WHERE subject IN ($1, $2)
+       SELECT DISTINCT 'disabled', connector_id, NULL::jsonb, NULL FROM admin_policy WHERE subject IN ($1, $2)${only}
        UNION ALL
-       SELECT 'limit', connector_id, NULL::jsonb, until FROM rate_limits WHERE subject = $1 AND until > $3
+       SELECT 'limit', connector_id, NULL::jsonb, until FROM rate_limits WHERE subject = $1 AND until > $3${only}
        ORDER BY part, connector_id`,
-      [subject, everySubject, now],
+      connectorIds === undefined ? [subject, everySubject, now] : [subject, everySubject, now, connectorIds],
     );
     const connections: StoredConnection[] = [];
     const disabledConnectorIds: string[] = [];

@@ -114,21 +114,82 @@ export class SqliteStore implements PatchbayStore {
     const now = new Date().toISOString();
     const { rows, disabled, limits } = this.handle.guard((database) =>
       readTransaction(database, () => ({
-        rows: database
+        rows: this.handle
           .prepare('SELECT * FROM connections WHERE subject = ? ORDER BY connector_id')
           .all(subject) as unknown as ConnectionRow[],
-        disabled: database
+        disabled: this.handle
           .prepare(
             'SELECT DISTINCT connector_id FROM admin_policy WHERE subject IN (?, ?) ORDER BY connector_id',
           )
           .all(subject, everySubject) as { connector_id: string }[],
-        limits: database
+        limits: this.handle
           .prepare(
             'SELECT connector_id, until FROM rate_limits WHERE subject = ? AND until > ? ORDER BY connector_id',
           )
           .all(subject, now) as { connector_id: string; until: string }[],
       })),
     );
+    return this.toState(subject, rows, disabled, limits);
+  }
+
+  /**
+   * The same as {@link load} for some connectors only: reads and decrypts their rows alone (the
+   * primary key finds each), so a tool call costs one connection, not all of the subject's.
+   */
+  async loadConnectors(subject: string, connectorIds: readonly string[]): Promise<SubjectState> {
+    requireName(subject, 'subject');
+    const ids = [...new Set(connectorIds)];
+    if (ids.length === 0) return { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
+    const now = new Date().toISOString();
+    const single = ids.length === 1 ? ids[0]! : undefined;
+    const { rows, disabled, limits } = this.handle.guard((database) =>
+      readTransaction(database, () =>
+        single !== undefined
+          ? {
+              rows: this.handle
+                .prepare('SELECT * FROM connections WHERE subject = ? AND connector_id = ?')
+                .all(subject, single) as unknown as ConnectionRow[],
+              disabled: this.handle
+                .prepare(
+                  'SELECT DISTINCT connector_id FROM admin_policy WHERE subject IN (?, ?) AND connector_id = ?',
+                )
+                .all(subject, everySubject, single) as { connector_id: string }[],
+              limits: this.handle
+                .prepare(
+                  'SELECT connector_id, until FROM rate_limits WHERE subject = ? AND connector_id = ? AND until > ?',
+                )
+                .all(subject, single, now) as { connector_id: string; until: string }[],
+            }
+          : {
+              rows: this.handle
+                .prepare(
+                  'SELECT * FROM connections WHERE subject = ? AND connector_id IN (SELECT value FROM json_each(?)) ORDER BY connector_id',
+                )
+                .all(subject, JSON.stringify(ids)) as unknown as ConnectionRow[],
+              disabled: this.handle
+                .prepare(
+                  `SELECT DISTINCT connector_id FROM admin_policy
+                   WHERE subject IN (?, ?) AND connector_id IN (SELECT value FROM json_each(?)) ORDER BY connector_id`,
+                )
+                .all(subject, everySubject, JSON.stringify(ids)) as { connector_id: string }[],
+              limits: this.handle
+                .prepare(
+                  `SELECT connector_id, until FROM rate_limits
+                   WHERE subject = ? AND connector_id IN (SELECT value FROM json_each(?)) AND until > ? ORDER BY connector_id`,
+                )
+                .all(subject, JSON.stringify(ids), now) as { connector_id: string; until: string }[],
+            },
+      ),
+    );
+    return this.toState(subject, rows, disabled, limits);
+  }
+
+  private toState(
+    subject: string,
+    rows: ConnectionRow[],
+    disabled: { connector_id: string }[],
+    limits: { connector_id: string; until: string }[],
+  ): SubjectState {
     const connections: StoredConnection[] = rows.map((row) => {
       const { connectorId, scopes, credentialError, verifiedAt, verifiedOrigin } = summary(row);
       const connection: StoredConnection = { connectorId, credentials: this.decrypt(subject, row), scopes };

@@ -36,10 +36,46 @@ export interface SubjectState {
 export interface StatusSource {
   /** Reads the subject's connections, admin policy and rate-limit state. */
   load(subject: string): Promise<SubjectState>;
+  /**
+   * Optional per-connector lookup: the subject's state for `connectorIds` alone, the same answer as
+   * `load` narrowed to those connectors ({@link narrowState}) — their connections (only their
+   * credentials are read and decrypted), which of them are disabled, their rate limits. The gate
+   * calls it on every tool call, so a store makes it cost one connection, not all of the subject's.
+   * Sources without it are read with `load` and narrowed ({@link loadConnectorState}).
+   */
+  loadConnectors?(subject: string, connectorIds: readonly string[]): Promise<SubjectState>;
   /** Records that a connector is rate limited for the subject until an ISO time. */
   markRateLimited(subject: string, connectorId: string, until: string): Promise<void>;
   /** Records that the subject's stored credentials were rejected, with a sentence without secrets. */
   markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void>;
+}
+
+/**
+ * A subject's state narrowed to some connectors: their connections, which of them are disabled and
+ * their rate limits. What {@link StatusSource.loadConnectors} answers.
+ */
+export function narrowState(state: SubjectState, connectorIds: readonly string[]): SubjectState {
+  const wanted = new Set(connectorIds);
+  return {
+    connections: state.connections.filter((connection) => wanted.has(connection.connectorId)),
+    disabledConnectorIds: [...new Set(state.disabledConnectorIds.filter((id) => wanted.has(id)))],
+    rateLimitedUntil: Object.fromEntries(
+      Object.entries(state.rateLimitedUntil).filter(([connectorId]) => wanted.has(connectorId)),
+    ),
+  };
+}
+
+/**
+ * The subject's state for some connectors: the source's own per-connector lookup when it has one,
+ * else everything `load` returns, narrowed.
+ */
+export async function loadConnectorState(
+  source: StatusSource,
+  subject: string,
+  connectorIds: readonly string[],
+): Promise<SubjectState> {
+  if (source.loadConnectors) return source.loadConnectors(subject, connectorIds);
+  return narrowState(await source.load(subject), connectorIds);
 }
 
 /** What changed in a store, as announced to every process that watches it. */

@@ -1,4 +1,4 @@
-import type { Credentials, StatusSource, SubjectState } from '@patchbay/connector';
+import { type Credentials, narrowState, type StatusSource, type SubjectState } from '@patchbay/connector';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';
 
@@ -172,6 +172,69 @@ export function describeStatusSourceContract(
       expect(again.connections[0]).toMatchObject({ scopes: ['repo'], credentials: { token: 't' } });
       expect(Object.keys(again.rateLimitedUntil)).toEqual(['slack']);
       expect(again.disabledConnectorIds).toEqual([]);
+    });
+
+    it('answers a per-connector lookup with what load says about those connectors', async (context) => {
+      const { source, connect, disable } = harness();
+      if (!source.loadConnectors) return context.skip('the implementation has no loadConnectors');
+      await connect('ana', 'github', { credentials: { token: 'gh-token' }, scopes: ['repo'] });
+      await connect('ana', 'slack', { credentials: { token: 'xoxb', team: 'T1' }, scopes: [] });
+      await connect('ana', 'jira', { credentials: { token: 'jira-token' }, scopes: ['write'] });
+      await connect('bo', 'linear', { credentials: { token: 'bo-linear' }, scopes: [] });
+      await source.markInvalidCredentials('ana', 'jira', 'HTTP 401 from Jira.');
+      await source.markRateLimited('ana', 'slack', future(20));
+      await source.markRateLimited('ana', 'notion', future(20));
+      await source.markRateLimited('bo', 'github', future(20));
+      await disable('linear');
+      await disable('github', 'ana');
+      await disable('slack', 'bo');
+      const canonical = (state: SubjectState) => ({
+        connections: byConnector(state),
+        disabledConnectorIds: sorted(state.disabledConnectorIds),
+        rateLimitedUntil: Object.fromEntries(
+          Object.entries(state.rateLimitedUntil).map(([id, until]) => [id, Date.parse(until)]),
+        ),
+      });
+      const cases: string[][] = [
+        ['github'],
+        ['slack'],
+        ['jira'],
+        ['linear'],
+        ['notion'],
+        ['never-connected'],
+        ['github', 'slack', 'linear'],
+        ['jira', 'jira'],
+        [],
+      ];
+      for (const subject of ['ana', 'bo', 'carol']) {
+        const everything = await source.load(subject);
+        for (const ids of cases) {
+          const narrowed = await source.loadConnectors(subject, ids);
+          expect(canonical(narrowed), `${subject}: ${ids.join(',')}`).toEqual(
+            canonical(narrowState(everything, ids)),
+          );
+        }
+      }
+      // Spot checks, so a lookup and a load that agree on nothing would still fail.
+      const github = await source.loadConnectors('ana', ['github']);
+      expect(github.connections).toEqual([
+        expect.objectContaining({
+          connectorId: 'github',
+          credentials: { token: 'gh-token' },
+          scopes: ['repo'],
+        }),
+      ]);
+      expect(github.disabledConnectorIds).toEqual(['github']);
+      expect((await source.loadConnectors('ana', ['jira'])).connections[0]?.credentialError).toBe(
+        'HTTP 401 from Jira.',
+      );
+      expect(Object.keys((await source.loadConnectors('ana', ['slack'])).rateLimitedUntil)).toEqual([
+        'slack',
+      ]);
+      expect((await source.loadConnectors('bo', ['slack', 'linear'])).disabledConnectorIds.sort()).toEqual([
+        'linear',
+        'slack',
+      ]);
     });
 
     it('shows what one handle records to another handle on the same data', async (context) => {
