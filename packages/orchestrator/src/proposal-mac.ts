@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { canonicalJson, type Proposal } from '@patchbay/connector';
 
 /** Shortest proposal key accepted: an HMAC-SHA256 key below 128 bits would be guessable offline. */
@@ -10,9 +10,21 @@ export type SignedProposalFields = Pick<
   'id' | 'subject' | 'tool' | 'owner' | 'args' | 'createdAt' | 'definitionHash'
 >;
 
+const keyObjects = new WeakMap<Uint8Array, KeyObject>();
+
+/** The key object for a key buffer, made once: raw bytes would make Node build one per MAC. */
+function macKey(key: Uint8Array): KeyObject {
+  let made = keyObjects.get(key);
+  if (!made) {
+    made = createSecretKey(key);
+    keyObjects.set(key, made);
+  }
+  return made;
+}
+
 function hmac(key: Uint8Array, fields: readonly unknown[]): string {
   // Canonical JSON of an array is unambiguous: no field can bleed into its neighbour.
-  return createHmac('sha256', key).update(canonicalJson(fields)).digest('base64url');
+  return createHmac('sha256', macKey(key)).update(canonicalJson(fields)).digest('base64url');
 }
 
 function sameMac(expected: string, actual: string | undefined): boolean {

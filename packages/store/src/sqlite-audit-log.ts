@@ -9,8 +9,8 @@ export class SqliteAuditLog implements AuditLog {
   /** Appends one JSON entry. */
   async append(entry: AuditEntry): Promise<void> {
     const at = typeof entry.at === 'string' ? entry.at : new Date().toISOString();
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare('INSERT INTO audit (at, entry) VALUES (?, ?)')
         .run(at, JSON.stringify({ ...entry, at })),
     );
@@ -24,8 +24,8 @@ export class SqliteAuditLog implements AuditLog {
 
   /** Entries in append order. */
   async list(options: { afterSeq?: number; limit?: number } = {}): Promise<AuditRecord[]> {
-    return this.handle.guard((database) => {
-      const rows = database
+    return this.handle.guard(() => {
+      const rows = this.handle
         .prepare('SELECT seq, at, entry FROM audit WHERE seq > ? ORDER BY seq LIMIT ?')
         .all(options.afterSeq ?? 0, options.limit ?? 100) as { seq: number; at: string; entry: string }[];
       return rows.map((row) => ({ seq: Number(row.seq), at: row.at, entry: JSON.parse(row.entry) }));

@@ -50,11 +50,11 @@ export class SqliteMemoryStore implements MemoryStore {
     };
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
-        const taken = database
+        const taken = this.handle
           .prepare('SELECT 1 FROM memory_vaults WHERE subject = ? AND title = ?')
           .get(subject, vault.title);
         if (taken) throw new PatchbayError('conflict', `A vault titled "${vault.title}" already exists.`);
-        database
+        this.handle
           .prepare(
             'INSERT INTO memory_vaults (id, subject, title, description, created_at) VALUES (?, ?, ?, ?, ?)',
           )
@@ -67,8 +67,8 @@ export class SqliteMemoryStore implements MemoryStore {
   async listVaults(subject: string): Promise<MemoryVault[]> {
     requireText(subject, 'subject');
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             'SELECT id, title, description, created_at FROM memory_vaults WHERE subject = ? ORDER BY created_at, id',
           )
@@ -80,8 +80,8 @@ export class SqliteMemoryStore implements MemoryStore {
   async getVault(subject: string, vaultId: string): Promise<MemoryVault | undefined> {
     requireText(subject, 'subject');
     const row = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             'SELECT id, title, description, created_at FROM memory_vaults WHERE subject = ? AND id = ?',
           )
@@ -91,15 +91,15 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   private requireVault(subject: string, vaultId: string): void {
-    const found = this.handle.guard((database) =>
-      database.prepare('SELECT 1 FROM memory_vaults WHERE subject = ? AND id = ?').get(subject, vaultId),
+    const found = this.handle.guard(() =>
+      this.handle.prepare('SELECT 1 FROM memory_vaults WHERE subject = ? AND id = ?').get(subject, vaultId),
     );
     if (!found) throw new PatchbayError('not_found', `No vault with id "${vaultId}".`);
   }
 
   private requireMemory(subject: string, vaultId: string, memoryId: string): void {
-    const found = this.handle.guard((database) =>
-      database
+    const found = this.handle.guard(() =>
+      this.handle
         .prepare('SELECT 1 FROM memory_memories WHERE subject = ? AND vault_id = ? AND id = ?')
         .get(subject, vaultId, memoryId),
     );
@@ -126,11 +126,11 @@ export class SqliteMemoryStore implements MemoryStore {
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         this.requireVault(subject, vaultId);
-        const taken = database
+        const taken = this.handle
           .prepare('SELECT 1 FROM memory_memories WHERE vault_id = ? AND title = ?')
           .get(vaultId, memory.title);
         if (taken) throw new PatchbayError('conflict', `A memory titled "${memory.title}" already exists.`);
-        database
+        this.handle
           .prepare(
             `INSERT INTO memory_memories (id, subject, vault_id, title, memory_type, description, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -145,8 +145,8 @@ export class SqliteMemoryStore implements MemoryStore {
     requireText(subject, 'subject');
     this.requireVault(subject, vaultId);
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT id, vault_id, title, memory_type, description, created_at FROM memory_memories
              WHERE subject = ? AND vault_id = ? ORDER BY created_at, id`,
@@ -159,8 +159,8 @@ export class SqliteMemoryStore implements MemoryStore {
   async getMemory(subject: string, vaultId: string, memoryId: string): Promise<MemoryRecord | undefined> {
     requireText(subject, 'subject');
     const row = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT id, vault_id, title, memory_type, description, created_at FROM memory_memories
              WHERE subject = ? AND vault_id = ? AND id = ?`,
@@ -191,7 +191,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         this.requireMemory(subject, vaultId, memoryId);
-        database
+        this.handle
           .prepare(
             `INSERT INTO memory_entries (id, subject, vault_id, memory_id, raw_entry, summary, tags, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -222,8 +222,8 @@ export class SqliteMemoryStore implements MemoryStore {
       parameters.push(options.after);
     }
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT ${entryColumns} FROM memory_entries e WHERE ${conditions.join(' AND ')}
              ORDER BY e.seq DESC LIMIT ${limit}`,
@@ -241,8 +241,8 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<MemoryEntry | undefined> {
     requireText(subject, 'subject');
     const row = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT ${entryColumns} FROM memory_entries e
              WHERE e.subject = ? AND e.vault_id = ? AND e.memory_id = ? AND e.id = ?`,
@@ -266,11 +266,11 @@ export class SqliteMemoryStore implements MemoryStore {
       immediateTransaction(database, () => {
         this.requireMemory(subject, vaultId, memoryId);
         // The version is read under the write lock, so two writers never pick the same number.
-        const last = database
+        const last = this.handle
           .prepare('SELECT MAX(version) AS version FROM memory_contexts WHERE memory_id = ?')
           .get(memoryId) as { version: number | null } | undefined;
         const version = Number(last?.version ?? 0) + 1;
-        database
+        this.handle
           .prepare(
             `INSERT INTO memory_contexts (subject, vault_id, memory_id, version, content, created_at)
              VALUES (?, ?, ?, ?, ?, ?)`,
@@ -295,8 +295,8 @@ export class SqliteMemoryStore implements MemoryStore {
     this.requireMemory(subject, vaultId, memoryId);
     const bounded = clampLimit(limit, 10);
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT vault_id, memory_id, version, content, created_at FROM memory_contexts
              WHERE subject = ? AND vault_id = ? AND memory_id = ? ORDER BY version DESC LIMIT ${bounded}`,
@@ -319,8 +319,8 @@ export class SqliteMemoryStore implements MemoryStore {
     }
     // bm25 weights: a hit in the summary counts more than one in the raw text or the tags.
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare(
             `SELECT ${entryColumns}, bm25(memory_entries_fts, 2.0, 1.0, 0.5) AS rank
              FROM memory_entries_fts JOIN memory_entries e ON e.seq = memory_entries_fts.rowid

@@ -23,10 +23,10 @@ export class SqliteProposalStore implements ProposalStore {
 
   /** Inserts a new proposal; a duplicate id is a `conflict` PatchbayError. */
   async create(proposal: Proposal): Promise<void> {
-    this.handle.guard((database) => {
-      const existing = database.prepare('SELECT 1 FROM proposals WHERE id = ?').get(proposal.id);
+    this.handle.guard(() => {
+      const existing = this.handle.prepare('SELECT 1 FROM proposals WHERE id = ?').get(proposal.id);
       if (existing) throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
-      database
+      this.handle
         .prepare(
           `INSERT INTO proposals (${proposalColumns.join(', ')}) VALUES (${proposalColumns.map(() => '?').join(', ')})`,
         )
@@ -36,16 +36,18 @@ export class SqliteProposalStore implements ProposalStore {
 
   /** One proposal by id. */
   async get(id: string): Promise<Proposal | undefined> {
-    return this.handle.guard((database) => {
-      const row = database.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
+    return this.handle.guard(() => {
+      const row = this.handle.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as
+        | ProposalRow
+        | undefined;
       return row ? toProposal(row) : undefined;
     });
   }
 
   /** Proposals, oldest first, optionally of one subject and/or state. */
   async list(filter: { subject?: string; state?: ProposalState } = {}): Promise<Proposal[]> {
-    return this.handle.guard((database) => {
-      const rows = database
+    return this.handle.guard(() => {
+      const rows = this.handle
         .prepare(
           `SELECT * FROM proposals
            WHERE (:subject IS NULL OR subject = :subject) AND (:state IS NULL OR state = :state)
@@ -71,7 +73,7 @@ export class SqliteProposalStore implements ProposalStore {
     return this.handle.guard((database) =>
       immediateTransaction(database, () => {
         const result = isDecision
-          ? database
+          ? this.handle
               .prepare(
                 `UPDATE proposals
                  SET state = ?, decided_at = ?, decided_by = COALESCE(?, decided_by), reason = COALESCE(?, reason),
@@ -88,15 +90,17 @@ export class SqliteProposalStore implements ProposalStore {
                 from,
               )
           : to === 'pending'
-            ? database
+            ? this.handle
                 .prepare(
                   `UPDATE proposals SET state = ?, decided_at = NULL, decided_by = NULL, approval_mac = NULL
                    WHERE id = ? AND state = ?`,
                 )
                 .run(to, id, from)
-            : database.prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?').run(to, id, from);
+            : this.handle
+                .prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?')
+                .run(to, id, from);
         if (Number(result.changes) !== 1) return undefined;
-        const row = database
+        const row = this.handle
           .prepare('SELECT * FROM proposals WHERE id = ?')
           .get(id) as unknown as ProposalRow;
         return toProposal(row);

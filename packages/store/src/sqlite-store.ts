@@ -68,14 +68,14 @@ export class SqliteStore implements PatchbayStore {
     const resolved = this.keyResolver();
     this.handle.guard((database) => {
       const read = () =>
-        database.prepare('SELECT value FROM store_meta WHERE key = ?').get(keyCheckName) as
+        this.handle.prepare('SELECT value FROM store_meta WHERE key = ?').get(keyCheckName) as
           | { value: Uint8Array }
           | undefined;
       let row = read();
       if (!row) {
         immediateTransaction(database, () => {
           const value = packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName));
-          database
+          this.handle
             .prepare('INSERT OR IGNORE INTO store_meta (key, value) VALUES (?, ?)')
             .run(keyCheckName, value);
         });
@@ -210,8 +210,8 @@ export class SqliteStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
     const normalised = normaliseUntil(until);
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare(
           `INSERT INTO rate_limits (subject, connector_id, until) VALUES (?, ?, ?)
            ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
@@ -222,8 +222,8 @@ export class SqliteStore implements PatchbayStore {
 
   /** Marks an existing connection invalid; without a stored connection there is nothing to mark. */
   async markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void> {
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare(
           'UPDATE connections SET credential_error = ?, updated_at = ? WHERE subject = ? AND connector_id = ?',
         )
@@ -248,7 +248,7 @@ export class SqliteStore implements PatchbayStore {
     const now = new Date().toISOString();
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
-        database
+        this.handle
           .prepare(
             `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
                scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at)
@@ -272,7 +272,7 @@ export class SqliteStore implements PatchbayStore {
             now,
             now,
           );
-        database
+        this.handle
           .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
           .run(subject, connection.connectorId);
       }),
@@ -289,8 +289,8 @@ export class SqliteStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
     const now = new Date().toISOString();
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare(
           `INSERT INTO connections (subject, connector_id, scopes, credential_error, verified_at, created_at, updated_at)
            VALUES (?, ?, '[]', ?, ?, ?, ?)
@@ -303,9 +303,9 @@ export class SqliteStore implements PatchbayStore {
 
   /** Connections of a subject, without credentials. */
   async listConnections(subject: string): Promise<ConnectionSummary[]> {
-    return this.handle.guard((database) =>
+    return this.handle.guard(() =>
       (
-        database
+        this.handle
           .prepare('SELECT * FROM connections WHERE subject = ? ORDER BY connector_id')
           .all(subject) as unknown as ConnectionRow[]
       ).map(summary),
@@ -318,8 +318,8 @@ export class SqliteStore implements PatchbayStore {
     connectorId: string,
   ): Promise<(ConnectionSummary & { credentials: Credentials }) | undefined> {
     const row = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare('SELECT * FROM connections WHERE subject = ? AND connector_id = ?')
           .get(subject, connectorId) as ConnectionRow | undefined,
     );
@@ -330,10 +330,10 @@ export class SqliteStore implements PatchbayStore {
   async deleteConnection(subject: string, connectorId: string): Promise<boolean> {
     return this.handle.guard((database) =>
       immediateTransaction(database, () => {
-        database
+        this.handle
           .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
           .run(subject, connectorId);
-        const result = database
+        const result = this.handle
           .prepare('DELETE FROM connections WHERE subject = ? AND connector_id = ?')
           .run(subject, connectorId);
         return Number(result.changes) > 0;
@@ -344,8 +344,8 @@ export class SqliteStore implements PatchbayStore {
   /** Adds a disable rule (idempotent). */
   async disableConnector(connectorId: string, subject?: string): Promise<void> {
     requireName(connectorId, 'connectorId');
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare('INSERT OR IGNORE INTO admin_policy (connector_id, subject, created_at) VALUES (?, ?, ?)')
         .run(connectorId, subject ?? everySubject, new Date().toISOString()),
     );
@@ -353,8 +353,8 @@ export class SqliteStore implements PatchbayStore {
 
   /** Removes a disable rule. */
   async enableConnector(connectorId: string, subject?: string): Promise<boolean> {
-    return this.handle.guard((database) => {
-      const result = database
+    return this.handle.guard(() => {
+      const result = this.handle
         .prepare('DELETE FROM admin_policy WHERE connector_id = ? AND subject = ?')
         .run(connectorId, subject ?? everySubject);
       return Number(result.changes) > 0;
@@ -363,9 +363,9 @@ export class SqliteStore implements PatchbayStore {
 
   /** Every admin rule, global ones first. */
   async listPolicy(): Promise<PolicyRule[]> {
-    return this.handle.guard((database) =>
+    return this.handle.guard(() =>
       (
-        database
+        this.handle
           .prepare(
             'SELECT connector_id, subject, created_at FROM admin_policy ORDER BY subject, connector_id',
           )
@@ -384,8 +384,8 @@ export class SqliteStore implements PatchbayStore {
 
   /** Deletes a rate-limit row. */
   async clearRateLimit(subject: string, connectorId: string): Promise<void> {
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')
         .run(subject, connectorId),
     );
@@ -395,8 +395,8 @@ export class SqliteStore implements PatchbayStore {
   async saveCheckpoint(threadId: string, value: unknown): Promise<void> {
     requireName(threadId, 'threadId');
     const json = checkpointJson(value);
-    this.handle.guard((database) =>
-      database
+    this.handle.guard(() =>
+      this.handle
         .prepare(
           `INSERT INTO checkpoints (thread_id, value, updated_at) VALUES (?, ?, ?)
            ON CONFLICT (thread_id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
@@ -408,8 +408,8 @@ export class SqliteStore implements PatchbayStore {
   /** Loads a JSON checkpoint. */
   async loadCheckpoint<T = unknown>(threadId: string): Promise<T | undefined> {
     const row = this.handle.guard(
-      (database) =>
-        database.prepare('SELECT value FROM checkpoints WHERE thread_id = ?').get(threadId) as
+      () =>
+        this.handle.prepare('SELECT value FROM checkpoints WHERE thread_id = ?').get(threadId) as
           | { value: string }
           | undefined,
     );
@@ -418,9 +418,7 @@ export class SqliteStore implements PatchbayStore {
 
   /** Deletes a checkpoint. */
   async deleteCheckpoint(threadId: string): Promise<void> {
-    this.handle.guard((database) =>
-      database.prepare('DELETE FROM checkpoints WHERE thread_id = ?').run(threadId),
-    );
+    this.handle.guard(() => this.handle.prepare('DELETE FROM checkpoints WHERE thread_id = ?').run(threadId));
   }
 
   /** Closes the database. */

@@ -31,8 +31,8 @@ export class SqliteThreadStore implements PatchbayThreadStore {
   async load(threadId: string): Promise<Thread | undefined> {
     requireThreadId(threadId);
     const rows = this.handle.guard(
-      (database) =>
-        database
+      () =>
+        this.handle
           .prepare('SELECT message, format FROM threads WHERE thread_id = ? ORDER BY ordinal')
           .all(threadId) as unknown as ThreadRow[],
     );
@@ -49,11 +49,11 @@ export class SqliteThreadStore implements PatchbayThreadStore {
     const rows = encodeThreadRows(messages, this.maxMessageChars, appendedAt);
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
-        const last = database
+        const last = this.handle
           .prepare('SELECT MAX(ordinal) AS ordinal FROM threads WHERE thread_id = ?')
           .get(threadId) as { ordinal: number | null } | undefined;
         const next = Number(last?.ordinal ?? -1) + 1;
-        const insert = database.prepare(
+        const insert = this.handle.prepare(
           `INSERT INTO threads (thread_id, ordinal, role, sent_at, appended_at, format, message)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
         );
@@ -67,8 +67,8 @@ export class SqliteThreadStore implements PatchbayThreadStore {
   /** Deletes a thread's messages. Returns false when it had none. */
   async delete(threadId: string): Promise<boolean> {
     requireThreadId(threadId);
-    return this.handle.guard((database) => {
-      const result = database.prepare('DELETE FROM threads WHERE thread_id = ?').run(threadId);
+    return this.handle.guard(() => {
+      const result = this.handle.prepare('DELETE FROM threads WHERE thread_id = ?').run(threadId);
       return Number(result.changes) > 0;
     });
   }
