@@ -6,6 +6,7 @@ import {
   type SubjectState,
 } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
+import { CredentialCache } from './credential-cache.js';
 import { seal, unseal } from './credential-cipher.js';
 import { PostgresAuditLog } from './postgres-audit-log.js';
 import type { PostgresHandle } from './postgres-handle.js';
@@ -49,6 +50,8 @@ export class PostgresStore implements PatchbayStore {
   readonly memory: PostgresMemoryStore;
   private secretKey: ResolvedSecretKey | undefined;
   private proposalKey: Buffer | undefined;
+  /** Credentials already decrypted, by the exact sealed value. */
+  private readonly opened = new CredentialCache();
 
   constructor(
     private readonly handle: PostgresHandle,
@@ -117,14 +120,19 @@ export class PostgresStore implements PatchbayStore {
   private async decrypt(subject: string, row: ConnectionRow): Promise<Credentials> {
     if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
       return {};
+    const context = credentialContext(subject, row.connector_id);
+    const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
+    if (opened) return opened;
     const { key, origin } = await this.key();
     const plaintext = unseal(
       key,
       { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
-      credentialContext(subject, row.connector_id),
+      context,
       origin,
     );
-    return JSON.parse(plaintext) as Credentials;
+    const credentials = JSON.parse(plaintext) as Credentials;
+    this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
+    return credentials;
   }
 
   /** Calls `listener` after every committed change, from any process on this database and schema. */
@@ -376,6 +384,7 @@ export class PostgresStore implements PatchbayStore {
 
   /** Stops listening and ends the pool; resolves when every connection is closed. */
   async close(): Promise<void> {
+    this.opened.clear();
     await this.watcher.close();
     await this.handle.close();
   }

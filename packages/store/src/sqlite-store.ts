@@ -5,10 +5,11 @@ import {
   type StoredConnection,
   type SubjectState,
 } from '@patchbay/connector';
+import { CredentialCache } from './credential-cache.js';
 import { seal, unseal } from './credential-cipher.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
-import { immediateTransaction, readTransaction } from './sqlite-database.js';
+import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { SqliteProposalStore } from './sqlite-proposal-store.js';
@@ -29,6 +30,27 @@ import {
   unpackSealed,
 } from './store-rows.js';
 
+/**
+ * The state of some connectors in one statement: their connection rows (part 0), disable rules
+ * (part 1) and live rate limits (part 2). `?2` is one connector id ({@link oneConnectorState}) or a
+ * JSON array of them ({@link someConnectorsState}); `?3` is {@link everySubject}, `?4` the time now.
+ */
+function connectorStateSql(match: string): string {
+  return `SELECT 0 AS part, connector_id, credentials_ciphertext, credentials_iv, credentials_tag, scopes, identity,
+            credential_error, verified_at, verified_origin, NULL AS until
+          FROM connections WHERE subject = ?1 AND ${match}
+          UNION ALL
+          SELECT 1, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+          FROM admin_policy WHERE subject IN (?1, ?3) AND ${match}
+          UNION ALL
+          SELECT 2, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, until
+          FROM rate_limits WHERE subject = ?1 AND ${match} AND until > ?4`;
+}
+const oneConnectorState = connectorStateSql('connector_id = ?2');
+const someConnectorsState = connectorStateSql('connector_id IN (SELECT value FROM json_each(?2))');
+/** Every connector of the subject (`?2` unused), in connector order. */
+const allConnectorsState = `${connectorStateSql('?2 IS NULL')} ORDER BY part, connector_id`;
+
 /** The embedded SQLite implementation of {@link PatchbayStore}. */
 export class SqliteStore implements PatchbayStore {
   readonly proposals: SqliteProposalStore;
@@ -37,6 +59,8 @@ export class SqliteStore implements PatchbayStore {
   readonly memory: SqliteMemoryStore;
   private secretKey: ResolvedSecretKey | undefined;
   private proposalKey: Buffer | undefined;
+  /** Credentials already decrypted, by the exact sealed value. */
+  private readonly opened = new CredentialCache();
   private readonly watcher: SqliteWatcher;
 
   constructor(
@@ -90,14 +114,19 @@ export class SqliteStore implements PatchbayStore {
   private decrypt(subject: string, row: ConnectionRow): Credentials {
     if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
       return {};
+    const context = credentialContext(subject, row.connector_id);
+    const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
+    if (opened) return opened;
     const { key, origin } = this.key();
     const plaintext = unseal(
       key,
       { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
-      credentialContext(subject, row.connector_id),
+      context,
       origin,
     );
-    return JSON.parse(plaintext) as Credentials;
+    const credentials = JSON.parse(plaintext) as Credentials;
+    this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
+    return credentials;
   }
 
   /**
@@ -108,80 +137,52 @@ export class SqliteStore implements PatchbayStore {
     return this.watcher.subscribe(listener);
   }
 
-  /** Reads connections, admin policy and live rate limits in one read transaction. */
+  /** Reads connections, admin policy and live rate limits in one statement, so they are one snapshot. */
   async load(subject: string): Promise<SubjectState> {
-    requireName(subject, 'subject');
-    const now = new Date().toISOString();
-    const { rows, disabled, limits } = this.handle.guard((database) =>
-      readTransaction(database, () => ({
-        rows: this.handle
-          .prepare('SELECT * FROM connections WHERE subject = ? ORDER BY connector_id')
-          .all(subject) as unknown as ConnectionRow[],
-        disabled: this.handle
-          .prepare(
-            'SELECT DISTINCT connector_id FROM admin_policy WHERE subject IN (?, ?) ORDER BY connector_id',
-          )
-          .all(subject, everySubject) as { connector_id: string }[],
-        limits: this.handle
-          .prepare(
-            'SELECT connector_id, until FROM rate_limits WHERE subject = ? AND until > ? ORDER BY connector_id',
-          )
-          .all(subject, now) as { connector_id: string; until: string }[],
-      })),
-    );
-    return this.toState(subject, rows, disabled, limits);
+    return this.readState(subject, allConnectorsState, null);
   }
 
   /**
-   * The same as {@link load} for some connectors only: reads and decrypts their rows alone (the
-   * primary key finds each), so a tool call costs one connection, not all of the subject's.
+   * The same as {@link load} for some connectors only: one statement (one snapshot, no explicit
+   * transaction) that finds each row by primary key, and only those credentials are decrypted, so
+   * a tool call costs one connection, not all of the subject's.
    */
   async loadConnectors(subject: string, connectorIds: readonly string[]): Promise<SubjectState> {
     requireName(subject, 'subject');
     const ids = [...new Set(connectorIds)];
     if (ids.length === 0) return { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
-    const now = new Date().toISOString();
-    const single = ids.length === 1 ? ids[0]! : undefined;
-    const { rows, disabled, limits } = this.handle.guard((database) =>
-      readTransaction(database, () =>
-        single !== undefined
-          ? {
-              rows: this.handle
-                .prepare('SELECT * FROM connections WHERE subject = ? AND connector_id = ?')
-                .all(subject, single) as unknown as ConnectionRow[],
-              disabled: this.handle
-                .prepare(
-                  'SELECT DISTINCT connector_id FROM admin_policy WHERE subject IN (?, ?) AND connector_id = ?',
-                )
-                .all(subject, everySubject, single) as { connector_id: string }[],
-              limits: this.handle
-                .prepare(
-                  'SELECT connector_id, until FROM rate_limits WHERE subject = ? AND connector_id = ? AND until > ?',
-                )
-                .all(subject, single, now) as { connector_id: string; until: string }[],
-            }
-          : {
-              rows: this.handle
-                .prepare(
-                  'SELECT * FROM connections WHERE subject = ? AND connector_id IN (SELECT value FROM json_each(?)) ORDER BY connector_id',
-                )
-                .all(subject, JSON.stringify(ids)) as unknown as ConnectionRow[],
-              disabled: this.handle
-                .prepare(
-                  `SELECT DISTINCT connector_id FROM admin_policy
-                   WHERE subject IN (?, ?) AND connector_id IN (SELECT value FROM json_each(?)) ORDER BY connector_id`,
-                )
-                .all(subject, everySubject, JSON.stringify(ids)) as { connector_id: string }[],
-              limits: this.handle
-                .prepare(
-                  `SELECT connector_id, until FROM rate_limits
-                   WHERE subject = ? AND connector_id IN (SELECT value FROM json_each(?)) AND until > ? ORDER BY connector_id`,
-                )
-                .all(subject, JSON.stringify(ids), now) as { connector_id: string; until: string }[],
-            },
-      ),
+    return this.readState(
+      subject,
+      ids.length === 1 ? oneConnectorState : someConnectorsState,
+      ids.length === 1 ? ids[0]! : JSON.stringify(ids),
     );
-    return this.toState(subject, rows, disabled, limits);
+  }
+
+  private readState(subject: string, sql: string, match: string | null): SubjectState {
+    requireName(subject, 'subject');
+    const now = new Date().toISOString();
+    const parts = this.handle.guard(
+      () =>
+        this.handle.prepare(sql).all(subject, match, everySubject, now) as unknown as (
+          | (ConnectionRow & { part: 0 })
+          | { part: 1; connector_id: string }
+          | { part: 2; connector_id: string; until: string }
+        )[],
+    );
+    const rows: ConnectionRow[] = [];
+    const disabled = new Set<string>();
+    const limits: { connector_id: string; until: string }[] = [];
+    for (const part of parts) {
+      if (part.part === 0) rows.push(part);
+      else if (part.part === 1) disabled.add(part.connector_id);
+      else limits.push(part);
+    }
+    return this.toState(
+      subject,
+      rows,
+      [...disabled].map((connector_id) => ({ connector_id })),
+      limits,
+    );
   }
 
   private toState(
@@ -423,6 +424,7 @@ export class SqliteStore implements PatchbayStore {
 
   /** Closes the database. */
   close(): void {
+    this.opened.clear();
     this.watcher.close();
     if (this.handle.database.isOpen) this.handle.database.close();
   }
