@@ -1,0 +1,182 @@
+// Several processes × 1,000 subjects running turns (scripted model, one tool call each, two turns a
+// subject) against one SQLite file and one Postgres database (PATCHBAY_TEST_DATABASE_URL or the
+// local server): turns per second, p50/p95 of a status capture and of a thread append, failed
+// turns, and lost writes (messages an append acknowledged that the store does not hold afterwards).
+// 1, 2 and 4 processes; ratios Postgres/SQLite and the scaling from 1 to 4 processes. Results in
+// bench/results/store-multi-process.json.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { openStore } from '../dist/index.js';
+import { benchConnectors, benchCredentials, percentile, round } from './bench-fixtures.mjs';
+
+const subjects = Number(process.env.SUBJECTS ?? 1_000);
+const turnsPerSubject = Number(process.env.TURNS_PER_SUBJECT ?? 2);
+const connections = Number(process.env.CONNECTIONS ?? 8);
+const processCounts = (process.env.PROCESSES ?? '1,2,4').split(',').map(Number);
+const secretKey = Buffer.alloc(32, 11).toString('base64');
+const postgresUrl = process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const worker = join(import.meta.dirname, 'multi-process-worker.mjs');
+const environment = { ...process.env, PATCHBAY_SECRET_KEY: secretKey };
+
+async function seed(url, home) {
+  const store = openStore({ url, home, env: environment });
+  const connectors = benchConnectors(connections);
+  const started = performance.now();
+  for (let subject = 0; subject < subjects; subject += 1) {
+    await Promise.all(
+      connectors.map((connector, index) =>
+        store.saveConnection(`subject-${subject}`, {
+          connectorId: connector.id,
+          credentials: benchCredentials(`subject-${subject}`, index),
+          scopes: [],
+        }),
+      ),
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return round(seconds, 1);
+}
+
+function startWorker(url, home, processes, index, runLabel) {
+  const child = spawn(
+    process.execPath,
+    [worker, url, home, processes, index, runLabel, subjects, turnsPerSubject, connections],
+    { env: environment, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return { child, lines };
+}
+
+/** Messages the store holds in every thread of a run. */
+async function storedMessages(url, home, runLabel) {
+  const store = openStore({ url, home, env: environment });
+  let total = 0;
+  for (let subject = 0; subject < subjects; subject += 1) {
+    total += (await store.threads.load(`${runLabel}-subject-${subject}`))?.messages.length ?? 0;
+  }
+  await store.close();
+  return total;
+}
+
+async function run(name, url, home, processes) {
+  const runLabel = `${name}-p${processes}-${Date.now()}`;
+  const workers = Array.from({ length: processes }, (_, index) =>
+    startWorker(url, home, processes, index, runLabel),
+  );
+  for (const { lines } of workers) {
+    const { value } = await lines.next();
+    if (value !== 'ready') throw new Error(`a ${name} worker did not start: ${value}`);
+  }
+  const started = performance.now();
+  for (const { child } of workers) child.stdin.write('go\n');
+  const reports = await Promise.all(
+    workers.map(async ({ lines, child }) => {
+      const { value } = await lines.next();
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+      return JSON.parse(value);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const turns = reports.reduce((sum, report) => sum + report.turns, 0);
+  const failures = reports.flatMap((report) => report.failures);
+  const captures = reports.flatMap((report) => report.captureMs);
+  const appends = reports.flatMap((report) => report.appendMs);
+  const acknowledged = reports.reduce((sum, report) => sum + report.acknowledgedMessages, 0);
+  const stored = await storedMessages(url, home, runLabel);
+  const result = {
+    store: name,
+    processes,
+    turns,
+    failed_turns: failures.length,
+    failure_codes: [...new Set(failures)],
+    seconds: round(seconds, 2),
+    turns_per_second: round(turns / seconds, 1),
+    capture_p50_ms: round(percentile(captures, 0.5), 3),
+    capture_p95_ms: round(percentile(captures, 0.95), 3),
+    append_p50_ms: round(percentile(appends, 0.5), 3),
+    append_p95_ms: round(percentile(appends, 0.95), 3),
+    acknowledged_messages: acknowledged,
+    stored_messages: stored,
+    lost_writes: Math.max(0, acknowledged - stored),
+  };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+const home = mkdtempSync(join(tmpdir(), 'patchbay-multi-process-'));
+const schema = `pb_bench_mp_${process.pid}`;
+const results = [];
+const seeding = {};
+try {
+  const sqliteUrl = join(home, 'patchbay.db');
+  const postgres = new URL(postgresUrl);
+  postgres.searchParams.set('schema', schema);
+  const backends = [
+    ['sqlite', sqliteUrl],
+    ['postgres', postgres.toString()],
+  ];
+  for (const [name, url] of backends) seeding[name] = await seed(url, home);
+  for (const processes of processCounts) {
+    for (const [name, url] of backends) results.push(await run(name, url, home, processes));
+  }
+} finally {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client
+    .connect()
+    .then(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
+    .catch(() => undefined);
+  await client.end().catch(() => undefined);
+  rmSync(home, { recursive: true, force: true });
+}
+
+const find = (name, processes) =>
+  results.find((entry) => entry.store === name && entry.processes === processes);
+const ratios = {};
+for (const processes of processCounts) {
+  const sqlite = find('sqlite', processes);
+  const postgres = find('postgres', processes);
+  ratios[`p${processes}`] = {
+    turns_per_second_postgres_over_sqlite: round(postgres.turns_per_second / sqlite.turns_per_second, 2),
+    capture_p95_postgres_over_sqlite: round(postgres.capture_p95_ms / sqlite.capture_p95_ms, 2),
+    append_p95_postgres_over_sqlite: round(postgres.append_p95_ms / sqlite.append_p95_ms, 2),
+  };
+}
+const first = processCounts[0];
+const last = processCounts.at(-1);
+const scaling = Object.fromEntries(
+  ['sqlite', 'postgres'].map((name) => [
+    name,
+    round(find(name, last).turns_per_second / find(name, first).turns_per_second, 2),
+  ]),
+);
+const summary = {
+  benchmark: 'store-multi-process',
+  node: process.version,
+  date: new Date().toISOString(),
+  subjects,
+  turns_per_subject: turnsPerSubject,
+  connections_per_subject: connections,
+  in_flight_per_process: Number(process.env.IN_FLIGHT ?? 8),
+  seeding_seconds: seeding,
+  results,
+  postgres_over_sqlite: ratios,
+  [`scaling_turns_per_second_p${first}_to_p${last}`]: scaling,
+  lost_writes_total: results.reduce((sum, entry) => sum + entry.lost_writes, 0),
+  targets: {
+    lost_writes_zero: results.every((entry) => entry.lost_writes === 0),
+    postgres_within_2x_of_sqlite_one_process:
+      find('postgres', first).turns_per_second * 2 >= find('sqlite', first).turns_per_second,
+    postgres_ahead_at_most_processes:
+      find('postgres', last).turns_per_second > find('sqlite', last).turns_per_second,
+  },
+};
+const directory = join(import.meta.dirname, '..', '..', '..', 'bench', 'results');
+mkdirSync(directory, { recursive: true });
+writeFileSync(join(directory, 'store-multi-process.json'), `${JSON.stringify(summary, null, 2)}\n`);
+console.log(JSON.stringify(summary, null, 2));
