@@ -1,4 +1,14 @@
 export { patchbayApplicationId } from './database-file.js';
+export {
+  type Keyring,
+  type KeyringKey,
+  keyFrom,
+  keyId,
+  newSecretKeyEnv,
+  previousSecretKeysEnv,
+  type RotateSecretKeyOptions,
+  type RotationReport,
+} from './keyring.js';
 export { type Migration, migrate, migrations } from './migrations.js';
 export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
 export {

@@ -223,6 +223,14 @@ export const migrations: readonly Migration[] = [
     // does not receive them.
     sql: 'ALTER TABLE connections ADD COLUMN verified_origin TEXT;',
   },
+  {
+    version: 8,
+    name: 'connection_key_id',
+    // Which key sealed each row (the key's id, a fingerprint), so a key rotation can resume where
+    // it stopped and reads pick the right key. NULL for rows from before: any configured key that
+    // authenticates them opens them.
+    sql: 'ALTER TABLE connections ADD COLUMN key_id TEXT;',
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defaultHome } from './home.js';
+import { previousKeys } from './keyring.js';
 import {
   clientConfig,
   loadPg,
@@ -12,6 +13,7 @@ import { PostgresHandle } from './postgres-handle.js';
 import { postgresMigrations } from './postgres-schema.js';
 import { PostgresStore } from './postgres-store.js';
 import { PostgresWatcher } from './postgres-watcher.js';
+import { allowInsecureKeyFileEnv } from './secret-key.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface OpenPostgresStoreOptions {
@@ -27,6 +29,16 @@ export interface OpenPostgresStoreOptions {
   poolSize?: number;
   /** Longest thread message row in characters of JSON (default 1,000,000), as for SQLite. */
   maxThreadMessageChars?: number;
+  /**
+   * Use a secret key file that group or others can read or write (default false: refused with
+   * `insecure_key_file`). `PATCHBAY_ALLOW_INSECURE_KEY_FILE=1` does the same.
+   */
+  allowInsecureKeyFile?: boolean;
+  /**
+   * Keys credentials may still be sealed with, while a key rotation runs (raw, base64 or hex);
+   * default `PATCHBAY_PREVIOUS_SECRET_KEYS` (comma-separated).
+   */
+  previousSecretKeys?: readonly (string | Uint8Array)[];
   /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -68,7 +80,15 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
     return client;
   }, schema);
   const home = options.home ? resolve(options.home) : defaultHome(environment);
-  return new PostgresStore(handle, { home, secretKey: options.secretKey, env: environment }, watcher, {
+  const allowInsecureKeyFile = options.allowInsecureKeyFile ?? environment[allowInsecureKeyFileEnv] === '1';
+  const keys = {
+    home,
+    secretKey: options.secretKey,
+    env: environment,
+    allowInsecureKeyFile,
+    previous: () => previousKeys(options.previousSecretKeys, environment),
+  };
+  return new PostgresStore(handle, keys, watcher, {
     maxThreadMessageChars: options.maxThreadMessageChars,
   });
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openStoreDatabase } from './database-file.js';
 import { defaultHome } from './home.js';
+import { previousKeys } from './keyring.js';
 import { migrate } from './migrations.js';
 import { createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
 import { allowInsecureKeyFileEnv, resolveSecretKey } from './secret-key.js';
@@ -45,6 +46,11 @@ export interface OpenStoreOptions {
    * `insecure_key_file`, as ssh refuses such a private key). `PATCHBAY_ALLOW_INSECURE_KEY_FILE=1` does the same.
    */
   allowInsecureKeyFile?: boolean;
+  /**
+   * Keys credentials may still be sealed with, while a key rotation runs (raw, base64 or hex);
+   * default `PATCHBAY_PREVIOUS_SECRET_KEYS` (comma-separated). Writes always use the secret key.
+   */
+  previousSecretKeys?: readonly (string | Uint8Array)[];
   /** Environment to read `PATCHBAY_HOME` / `PATCHBAY_SECRET_KEY` / `PATCHBAY_DATABASE_URL` from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
@@ -69,6 +75,10 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
       env: environment,
       ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
       ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      ...(options.allowInsecureKeyFile !== undefined
+        ? { allowInsecureKeyFile: options.allowInsecureKeyFile }
+        : {}),
+      ...(options.previousSecretKeys !== undefined ? { previousSecretKeys: options.previousSecretKeys } : {}),
       ...(options.maxThreadMessageChars !== undefined
         ? { maxThreadMessageChars: options.maxThreadMessageChars }
         : {}),
@@ -90,5 +100,6 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
   return new SqliteStore(handle, resolveKey, {
     maxThreadMessageChars: options.maxThreadMessageChars,
     watchIntervalMs: options.watchIntervalMs,
+    previousKeys: () => previousKeys(options.previousSecretKeys, environment),
   });
 }

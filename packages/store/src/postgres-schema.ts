@@ -206,4 +206,10 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'connection_key_id',
+    // As SQLite's step 8: the id of the key that sealed each row, for resumable rotation.
+    sql: 'ALTER TABLE connections ADD COLUMN key_id TEXT;',
+  },
 ];

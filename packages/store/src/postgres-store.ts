@@ -7,7 +7,18 @@ import {
 } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 import { CredentialCache } from './credential-cache.js';
-import { seal, unseal } from './credential-cipher.js';
+import { seal } from './credential-cipher.js';
+import {
+  type Keyring,
+  type KeyringKey,
+  keyFrom,
+  openWithRing,
+  type RotateSecretKeyOptions,
+  type RotationReport,
+  ringKeys,
+  rotationBatchSize,
+  withKeyId,
+} from './keyring.js';
 import { PostgresAuditLog } from './postgres-audit-log.js';
 import type { PostgresHandle } from './postgres-handle.js';
 import { PostgresMemoryStore } from './postgres-memory-store.js';
@@ -35,6 +46,10 @@ export interface PostgresKeySource {
   home: string;
   secretKey: string | Uint8Array | undefined;
   env: NodeJS.ProcessEnv;
+  /** Accept a key file that group or others can read (`PATCHBAY_ALLOW_INSECURE_KEY_FILE=1`). */
+  allowInsecureKeyFile?: boolean | undefined;
+  /** Keys credentials may still be sealed with (a rotation in progress); read lazily. */
+  previous: () => KeyringKey[];
 }
 
 /**
@@ -48,7 +63,7 @@ export class PostgresStore implements PatchbayStore {
   readonly threads: PostgresThreadStore;
   /** Long-term memory on Postgres text search (seed 002), as SQLite's on FTS5. */
   readonly memory: PostgresMemoryStore;
-  private secretKey: ResolvedSecretKey | undefined;
+  private ring: Keyring | undefined;
   private proposalKey: Buffer | undefined;
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
@@ -60,7 +75,7 @@ export class PostgresStore implements PatchbayStore {
     options: { maxThreadMessageChars?: number | undefined } = {},
   ) {
     this.proposals = new PostgresProposalStore(handle, () => {
-      this.proposalKey ??= deriveProposalKey(this.secretKey?.key ?? this.resolveKey().key);
+      this.proposalKey ??= deriveProposalKey(this.ring?.current.key ?? this.resolveKey().key);
       return this.proposalKey;
     });
     this.audit = new PostgresAuditLog(handle);
@@ -80,16 +95,19 @@ export class PostgresStore implements PatchbayStore {
   }
 
   private resolveKey(): ResolvedSecretKey {
-    return resolveSecretKey(this.keys.home, this.keys.secretKey, this.keys.env);
+    return resolveSecretKey(this.keys.home, this.keys.secretKey, this.keys.env, {
+      allowInsecureKeyFile: this.keys.allowInsecureKeyFile,
+    });
   }
 
   /**
-   * The key, checked against the value sealed with the first key this database saw. A machine
-   * with no key configured joining a database that has one is told to share the key, rather than
-   * getting a fresh key file that can decrypt nothing.
+   * The keys, checked against the value sealed with the first key this database saw (re-sealed by
+   * each finished rotation); any key of the ring may open it, as during a rotation it is still the
+   * old one. A machine with no key configured joining a database that has one is told to share the
+   * key, rather than getting a fresh key file that can decrypt nothing.
    */
-  private async key(): Promise<ResolvedSecretKey> {
-    if (this.secretKey) return this.secretKey;
+  private async keyring(extra: readonly KeyringKey[] = []): Promise<Keyring> {
+    if (this.ring && extra.length === 0) return this.ring;
     const read = async () =>
       (
         await this.handle.query<{ value: Uint8Array }>('SELECT value FROM store_meta WHERE key = $1', [
@@ -97,24 +115,34 @@ export class PostgresStore implements PatchbayStore {
         ])
       ).rows[0];
     let row = await read();
-    const found = findSecretKey(this.keys.home, this.keys.secretKey, this.keys.env);
-    if (!found && row) {
-      throw new PatchbayError(
-        'wrong_secret_key',
-        `No secret key is configured on this machine, and ${this.handle.location} already holds credentials sealed with one. Set PATCHBAY_SECRET_KEY to the key the other instances use.`,
-      );
+    let ring = this.ring;
+    if (!ring) {
+      const found = findSecretKey(this.keys.home, this.keys.secretKey, this.keys.env, {
+        allowInsecureKeyFile: this.keys.allowInsecureKeyFile,
+      });
+      if (!found && row) {
+        throw new PatchbayError(
+          'wrong_secret_key',
+          `No secret key is configured on this machine, and ${this.handle.location} already holds credentials sealed with one. Set PATCHBAY_SECRET_KEY to the key the other instances use.`,
+        );
+      }
+      ring = { current: withKeyId(found ?? this.resolveKey()), previous: this.keys.previous() };
     }
-    const resolved = found ?? this.resolveKey();
     if (!row) {
       await this.handle.query(
         'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
-        [keyCheckName, packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName))],
+        [keyCheckName, packSealed(seal(ring.current.key, keyCheckPlaintext, keyCheckName))],
       );
       row = (await read())!;
     }
-    unseal(resolved.key, unpackSealed(row.value), keyCheckName, resolved.origin);
-    this.secretKey = resolved;
-    return resolved;
+    openWithRing(ringKeys(ring, extra), unpackSealed(row.value), keyCheckName, null);
+    this.ring = ring;
+    return ring;
+  }
+
+  /** The key every write is sealed with. */
+  private async key(): Promise<KeyringKey> {
+    return (await this.keyring()).current;
   }
 
   private async decrypt(subject: string, row: ConnectionRow): Promise<Credentials> {
@@ -123,16 +151,68 @@ export class PostgresStore implements PatchbayStore {
     const context = credentialContext(subject, row.connector_id);
     const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
     if (opened) return opened;
-    const { key, origin } = await this.key();
-    const plaintext = unseal(
-      key,
+    const plaintext = openWithRing(
+      ringKeys(await this.keyring()),
       { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
       context,
-      origin,
+      row.key_id ?? null,
     );
     const credentials = JSON.parse(plaintext) as Credentials;
     this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
     return credentials;
+  }
+
+  /**
+   * Re-encrypts every stored credential under `newKey`, in transactions of `batchSize` rows (locked
+   * with `FOR UPDATE SKIP LOCKED`, so two rotations share the work), each row recording the id of
+   * the key that sealed it. Interrupted, nothing is lost: committed batches are under the new key,
+   * the rest under the old one, reads work with either while both are configured, and a rerun
+   * resumes. The key check is re-sealed under the new key last.
+   */
+  async rotateSecretKey(
+    newKey: string | Uint8Array,
+    options: RotateSecretKeyOptions = {},
+  ): Promise<RotationReport> {
+    const target = keyFrom(newKey, 'the new key');
+    const batchSize = rotationBatchSize(options);
+    const keys = ringKeys(await this.keyring([target]), [target]);
+    let rotated = 0;
+    for (;;) {
+      const count = await this.handle.transaction(async (client) => {
+        const { rows } = await client.query<ConnectionRow & { subject: string }>(
+          `SELECT subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag, key_id
+           FROM connections WHERE credentials_ciphertext IS NOT NULL AND (key_id IS NULL OR key_id <> $1)
+           ORDER BY subject, connector_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [target.id, batchSize],
+        );
+        for (const row of rows) {
+          const context = credentialContext(row.subject, row.connector_id);
+          const plaintext = openWithRing(
+            keys,
+            { ciphertext: row.credentials_ciphertext!, iv: row.credentials_iv!, tag: row.credentials_tag! },
+            context,
+            row.key_id,
+          );
+          const sealed = seal(target.key, plaintext, context);
+          await client.query(
+            `UPDATE connections SET credentials_ciphertext = $1, credentials_iv = $2, credentials_tag = $3, key_id = $4
+             WHERE subject = $5 AND connector_id = $6`,
+            [sealed.ciphertext, sealed.iv, sealed.tag, target.id, row.subject, row.connector_id],
+          );
+        }
+        return rows.length;
+      });
+      if (count === 0) break;
+      rotated += count;
+      await options.afterBatch?.({ rotated });
+    }
+    await this.handle.query(
+      'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [keyCheckName, packSealed(seal(target.key, keyCheckPlaintext, keyCheckName))],
+    );
+    const ring = await this.keyring();
+    this.ring = { current: target, previous: ringKeys(ring).filter((key) => key.id !== target.id) };
+    return { keyId: target.id, rotated };
   }
 
   /** Calls `listener` after every committed change, from any process on this database and schema. */
@@ -225,9 +305,9 @@ export class PostgresStore implements PatchbayStore {
   async saveConnection(subject: string, connection: SaveConnectionInput): Promise<void> {
     requireName(subject, 'subject');
     requireName(connection.connectorId, 'connectorId');
-    const { key } = await this.key();
+    const sealing = await this.key();
     const sealed = seal(
-      key,
+      sealing.key,
       JSON.stringify(connection.credentials),
       credentialContext(subject, connection.connectorId),
     );
@@ -237,11 +317,11 @@ export class PostgresStore implements PatchbayStore {
     await this.handle.transaction(async (client) => {
       await client.query(
         `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
-           scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $10, $9, $9)
+           scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at, key_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, $10, $9, $9, $11)
          ON CONFLICT (subject, connector_id) DO UPDATE SET
            credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
-           credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
+           credentials_tag = excluded.credentials_tag, key_id = excluded.key_id, scopes = excluded.scopes, identity = excluded.identity,
            credential_error = NULL, verified_at = excluded.verified_at,
            verified_origin = excluded.verified_origin, updated_at = excluded.updated_at`,
         [
@@ -255,6 +335,7 @@ export class PostgresStore implements PatchbayStore {
           connection.verifiedAt ?? now,
           now,
           connection.verifiedOrigin ?? null,
+          sealing.id,
         ],
       );
       await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [

@@ -6,7 +6,18 @@ import {
   type SubjectState,
 } from '@patchbay/connector';
 import { CredentialCache } from './credential-cache.js';
-import { seal, unseal } from './credential-cipher.js';
+import { seal } from './credential-cipher.js';
+import {
+  type Keyring,
+  type KeyringKey,
+  keyFrom,
+  openWithRing,
+  type RotateSecretKeyOptions,
+  type RotationReport,
+  ringKeys,
+  rotationBatchSize,
+  withKeyId,
+} from './keyring.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { immediateTransaction } from './sqlite-database.js';
@@ -37,13 +48,13 @@ import {
  */
 function connectorStateSql(match: string): string {
   return `SELECT 0 AS part, connector_id, credentials_ciphertext, credentials_iv, credentials_tag, scopes, identity,
-            credential_error, verified_at, verified_origin, NULL AS until
+            credential_error, verified_at, verified_origin, key_id, NULL AS until
           FROM connections WHERE subject = ?1 AND ${match}
           UNION ALL
-          SELECT 1, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+          SELECT 1, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
           FROM admin_policy WHERE subject IN (?1, ?3) AND ${match}
           UNION ALL
-          SELECT 2, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, until
+          SELECT 2, connector_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, until
           FROM rate_limits WHERE subject = ?1 AND ${match} AND until > ?4`;
 }
 const oneConnectorState = connectorStateSql('connector_id = ?2');
@@ -57,7 +68,8 @@ export class SqliteStore implements PatchbayStore {
   readonly audit: SqliteAuditLog;
   readonly threads: SqliteThreadStore;
   readonly memory: SqliteMemoryStore;
-  private secretKey: ResolvedSecretKey | undefined;
+  private ring: Keyring | undefined;
+  private readonly previousKeys: () => KeyringKey[];
   private proposalKey: Buffer | undefined;
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
@@ -66,8 +78,14 @@ export class SqliteStore implements PatchbayStore {
   constructor(
     private readonly handle: SqliteHandle,
     private readonly keyResolver: () => ResolvedSecretKey,
-    options: { maxThreadMessageChars?: number | undefined; watchIntervalMs?: number | undefined } = {},
+    options: {
+      maxThreadMessageChars?: number | undefined;
+      watchIntervalMs?: number | undefined;
+      /** Keys credentials may still be sealed with (a rotation in progress); read lazily. */
+      previousKeys?: (() => KeyringKey[]) | undefined;
+    } = {},
   ) {
+    this.previousKeys = options.previousKeys ?? (() => []);
     this.watcher = new SqliteWatcher(handle.path, options.watchIntervalMs);
     this.proposals = new SqliteProposalStore(handle, () => {
       this.proposalKey ??= deriveProposalKey(this.key().key);
@@ -84,12 +102,17 @@ export class SqliteStore implements PatchbayStore {
   }
 
   /**
-   * Resolves the key on first use and checks it against the value sealed with the first key this
-   * database saw, so a wrong key fails loudly before any credential is touched.
+   * Resolves the keys on first use and checks them against the value sealed with the first key
+   * this database saw (re-sealed by each finished rotation), so a wrong key fails loudly before any
+   * credential is touched. Any key of the ring may open it: during a rotation it is still the old one.
    */
-  private key(): ResolvedSecretKey {
-    if (this.secretKey) return this.secretKey;
-    const resolved = this.keyResolver();
+  private keyring(extra: readonly KeyringKey[] = []): Keyring {
+    if (this.ring && extra.length === 0) return this.ring;
+    const ring: Keyring = this.ring ?? {
+      current: withKeyId(this.keyResolver()),
+      previous: this.previousKeys(),
+    };
+    const keys = ringKeys(ring, extra);
     this.handle.guard((database) => {
       const read = () =>
         this.handle.prepare('SELECT value FROM store_meta WHERE key = ?').get(keyCheckName) as
@@ -98,17 +121,22 @@ export class SqliteStore implements PatchbayStore {
       let row = read();
       if (!row) {
         immediateTransaction(database, () => {
-          const value = packSealed(seal(resolved.key, keyCheckPlaintext, keyCheckName));
+          const value = packSealed(seal(ring.current.key, keyCheckPlaintext, keyCheckName));
           this.handle
             .prepare('INSERT OR IGNORE INTO store_meta (key, value) VALUES (?, ?)')
             .run(keyCheckName, value);
         });
         row = read()!;
       }
-      unseal(resolved.key, unpackSealed(row.value), keyCheckName, resolved.origin);
+      openWithRing(keys, unpackSealed(row.value), keyCheckName, null);
     });
-    this.secretKey = resolved;
-    return resolved;
+    this.ring = ring;
+    return ring;
+  }
+
+  /** The key every write is sealed with. */
+  private key(): KeyringKey {
+    return this.keyring().current;
   }
 
   private decrypt(subject: string, row: ConnectionRow): Credentials {
@@ -117,16 +145,73 @@ export class SqliteStore implements PatchbayStore {
     const context = credentialContext(subject, row.connector_id);
     const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
     if (opened) return opened;
-    const { key, origin } = this.key();
-    const plaintext = unseal(
-      key,
+    const plaintext = openWithRing(
+      ringKeys(this.keyring()),
       { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
       context,
-      origin,
+      row.key_id ?? null,
     );
     const credentials = JSON.parse(plaintext) as Credentials;
     this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
     return credentials;
+  }
+
+  /**
+   * Re-encrypts every stored credential under `newKey`, in transactions of `batchSize` rows, each
+   * row recording the id of the key that sealed it. Interrupted (killed, or `afterBatch` throws),
+   * nothing is lost: committed batches are under the new key, the rest under the old one, reads
+   * work with either while both are configured, and a rerun resumes with the rows left. The key
+   * check is re-sealed under the new key last, so an instance with only the old key then fails loudly.
+   */
+  async rotateSecretKey(
+    newKey: string | Uint8Array,
+    options: RotateSecretKeyOptions = {},
+  ): Promise<RotationReport> {
+    const target = keyFrom(newKey, 'the new key');
+    const batchSize = rotationBatchSize(options);
+    const keys = ringKeys(this.keyring([target]), [target]);
+    let rotated = 0;
+    for (;;) {
+      const count = this.handle.guard((database) =>
+        immediateTransaction(database, () => {
+          const rows = this.handle
+            .prepare(
+              `SELECT * FROM connections WHERE credentials_ciphertext IS NOT NULL
+               AND (key_id IS NULL OR key_id <> ?) ORDER BY subject, connector_id LIMIT ?`,
+            )
+            .all(target.id, batchSize) as unknown as (ConnectionRow & { subject: string })[];
+          const update = this.handle.prepare(
+            `UPDATE connections SET credentials_ciphertext = ?, credentials_iv = ?, credentials_tag = ?, key_id = ?
+             WHERE subject = ? AND connector_id = ?`,
+          );
+          for (const row of rows) {
+            const context = credentialContext(row.subject, row.connector_id);
+            const plaintext = openWithRing(
+              keys,
+              { ciphertext: row.credentials_ciphertext!, iv: row.credentials_iv!, tag: row.credentials_tag! },
+              context,
+              row.key_id,
+            );
+            const sealed = seal(target.key, plaintext, context);
+            update.run(sealed.ciphertext, sealed.iv, sealed.tag, target.id, row.subject, row.connector_id);
+          }
+          return rows.length;
+        }),
+      );
+      if (count === 0) break;
+      rotated += count;
+      await options.afterBatch?.({ rotated });
+    }
+    this.handle.guard(() =>
+      this.handle
+        .prepare(
+          'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        )
+        .run(keyCheckName, packSealed(seal(target.key, keyCheckPlaintext, keyCheckName))),
+    );
+    const ring = this.keyring();
+    this.ring = { current: target, previous: ringKeys(ring).filter((key) => key.id !== target.id) };
+    return { keyId: target.id, rotated };
   }
 
   /**
@@ -240,9 +325,9 @@ export class SqliteStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connection.connectorId, 'connectorId');
     const identity = displayIdentity(connection.identity, connection.credentials, connection.secretFields);
-    const { key } = this.key();
+    const sealing = this.key();
     const sealed = seal(
-      key,
+      sealing.key,
       JSON.stringify(connection.credentials),
       credentialContext(subject, connection.connectorId),
     );
@@ -252,11 +337,11 @@ export class SqliteStore implements PatchbayStore {
         this.handle
           .prepare(
             `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
-               scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+               scopes, identity, credential_error, verified_at, verified_origin, created_at, updated_at, key_id)
+             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
              ON CONFLICT (subject, connector_id) DO UPDATE SET
                credentials_ciphertext = excluded.credentials_ciphertext, credentials_iv = excluded.credentials_iv,
-               credentials_tag = excluded.credentials_tag, scopes = excluded.scopes, identity = excluded.identity,
+               credentials_tag = excluded.credentials_tag, key_id = excluded.key_id, scopes = excluded.scopes, identity = excluded.identity,
                credential_error = NULL, verified_at = excluded.verified_at,
                verified_origin = excluded.verified_origin, updated_at = excluded.updated_at`,
           )
@@ -272,6 +357,7 @@ export class SqliteStore implements PatchbayStore {
             connection.verifiedOrigin ?? null,
             now,
             now,
+            sealing.id,
           );
         this.handle
           .prepare('DELETE FROM rate_limits WHERE subject = ? AND connector_id = ?')

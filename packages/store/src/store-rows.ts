@@ -26,6 +26,8 @@ export interface ConnectionRow {
   verified_at: string | null;
   /** Origin (scheme://host:port) the credentials were verified against; NULL for rows from before. */
   verified_origin: string | null;
+  /** Id of the key that sealed the credentials (the key id); NULL for rows from before it was recorded. */
+  key_id: string | null;
 }
 
 /** A row as listed: never decrypted. */

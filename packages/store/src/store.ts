@@ -4,9 +4,11 @@ import type {
   Credentials,
   MemoryStore,
   ProposalStore,
+  SubjectState,
   ThreadStore,
   WatchableStatusSource,
 } from '@patchbay/connector';
+import type { RotateSecretKeyOptions, RotationReport } from './keyring.js';
 
 /** A connection as listed (no credentials: listing never decrypts). */
 export interface ConnectionSummary {
@@ -106,6 +108,17 @@ export interface PatchbayStore extends WatchableStatusSource, Checkpointer {
    */
   readonly memory: MemoryStore;
 
+  /**
+   * Per-connector status read (the gate's, on every tool call): the same as `load` narrowed to
+   * `connectorIds`, decrypting only their credentials.
+   */
+  loadConnectors(subject: string, connectorIds: readonly string[]): Promise<SubjectState>;
+  /**
+   * Re-encrypts every stored credential under `newKey` in small transactions; interruptible without
+   * loss (a rerun resumes). Configure the old key in `PATCHBAY_PREVIOUS_SECRET_KEYS` (or
+   * `previousSecretKeys`) on every instance while it runs. See the README's operating section.
+   */
+  rotateSecretKey(newKey: string | Uint8Array, options?: RotateSecretKeyOptions): Promise<RotationReport>;
   /** Stores (or replaces) a verified connection and clears its error and rate-limit state. */
   saveConnection(subject: string, connection: SaveConnectionInput): Promise<void>;
   /**
