@@ -4,6 +4,7 @@ import { callCommand } from './call.js';
 import { connectCommand, disconnectCommand } from './connect.js';
 import { connectorsCommand } from './connectors.js';
 import { contextCommand } from './context.js';
+import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { memoryCommand } from './memory.js';
 import { disableCommand, enableCommand } from './policy.js';
@@ -25,4 +26,5 @@ export const commands: readonly Command[] = [
   rejectCommand,
   mcpCommand,
   memoryCommand,
+  keysCommand,
 ];
