@@ -15,7 +15,7 @@ describe('the port contract suites', () => {
     const { failed, passed, skipped } = outcome('reference.fixture.ts');
     expect(failed).toEqual([]);
     expect(skipped).toBe(0);
-    expect(passed).toBe(46);
+    expect(passed).toBe(47);
   });
 });
 
@@ -23,9 +23,16 @@ describe('the StatusSource contract catches', () => {
   it('a source that keeps rate limits per connector, leaking them across subjects', () => {
     const { failed, passed } = outcome('status-leaks-across-subjects.fixture.ts');
     expect(failed).toEqual([
+      'answers a per-connector lookup with what load says about those connectors',
       'keeps each subject’s connections, rate limits and credential errors to that subject',
     ]);
     expect(passed).toBe(12);
+  });
+
+  it('a per-connector lookup that forgets admin policy', () => {
+    const { failed, passed } = outcome('status-lookup-ignores-policy.fixture.ts');
+    expect(failed).toEqual(['answers a per-connector lookup with what load says about those connectors']);
+    expect(passed).toBe(13);
   });
 });
 

@@ -1,16 +1,17 @@
-import type {
-  AuditEntry,
-  AuditSink,
-  Checkpointer,
-  Credentials,
-  Proposal,
-  ProposalState,
-  ProposalStore,
-  StatusSource,
-  StoredConnection,
-  StoredMessage,
-  Thread,
-  ThreadStore,
+import {
+  type AuditEntry,
+  type AuditSink,
+  type Checkpointer,
+  type Credentials,
+  narrowState,
+  type Proposal,
+  type ProposalState,
+  type ProposalStore,
+  type StatusSource,
+  type StoredConnection,
+  type StoredMessage,
+  type Thread,
+  type ThreadStore,
 } from '@patchbay/connector';
 import type {
   AuditSinkHarness,
@@ -53,7 +54,10 @@ export function isoTime(value: string): string {
 
 /** A correct status source over `data`. */
 export function referenceStatusSource(data: StatusData): StatusSource {
-  return {
+  const source: StatusSource = {
+    async loadConnectors(subject, connectorIds) {
+      return narrowState(await source.load(subject), connectorIds);
+    },
     async load(subject) {
       return {
         connections: [...(data.connections.get(subject)?.values() ?? [])].map((connection) =>
@@ -73,6 +77,7 @@ export function referenceStatusSource(data: StatusData): StatusSource {
       if (connection) connection.credentialError = error;
     },
   };
+  return source;
 }
 
 /** A harness around a status source made by `create` over fresh data. */
