@@ -62,6 +62,14 @@ describe('constructors', () => {
     expect(isEnvelope(success(undefined))).toBe(true);
   });
 
+  it('tells plain results from envelopes, a wrong-typed ok and a malformed failure included', () => {
+    for (const value of ['Echo: x', 42, null, undefined, [], {}, { data: 1 }, { ok: 'true', data: 1 }]) {
+      expect(isEnvelope(value)).toBe(false);
+    }
+    expect(isEnvelope({ ok: false, error_type: 'not_a_type', user_message: 'x' })).toBe(false);
+    expect(isEnvelope(failure('timeout', { userMessage: 'Took too long.' }))).toBe(true);
+  });
+
   it('writes wire fields in snake_case and leaves unset ones out', () => {
     const envelope = failure('rate_limited', {
       connector: 'slack',

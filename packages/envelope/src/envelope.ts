@@ -68,6 +68,11 @@ export type Envelope<T = unknown> = SuccessEnvelope<T> | ErrorEnvelope;
 
 /** True when `value` is a well-formed envelope. */
 export function isEnvelope(value: unknown): value is Envelope {
+  // Most values asked about are plain results (a string, an array, an object without `ok`): a
+  // failing schema pass builds an error object per call, so those are answered before it.
+  if (typeof value !== 'object' || value === null || typeof (value as { ok?: unknown }).ok !== 'boolean') {
+    return false;
+  }
   return envelopeSchema.safeParse(value).success;
 }
 
