@@ -110,6 +110,13 @@ export function readPrompt(call) {
     : '';
   const previousUser = userTexts.at(-2)?.text ?? '';
   const tools = new Map((call.tools ?? []).map((tool) => [tool.name, tool]));
+  // Long-term memory: the <memory> block of this turn's context, if the turn has one.
+  let memory;
+  const currentUser = call.prompt[lastUserIndex];
+  for (const part of currentUser?.content ?? []) {
+    const found = part.type === 'text' && /<memory source="previous_sessions">([\s\S]*?)<\/memory>/.exec(part.text);
+    if (found) memory = found[1];
+  }
   let currentTime;
   for (const message of call.prompt) {
     if (message.role !== 'user') continue;
@@ -130,6 +137,7 @@ export function readPrompt(call) {
     results,
     guidance,
     tools,
+    memory,
   };
 }
 
@@ -268,6 +276,9 @@ function unavailableSentence(toolName, view) {
   if (entry.status === 'invalid_credentials') {
     return `${name}'s connection has expired or was revoked${entry.error ? ` (${entry.error})` : ''}. Please reconnect it at ${entry.setup_url} and I can ${action}.`;
   }
+  if (entry.status === 'unavailable') {
+    return `${name} is unavailable right now (its server cannot be reached), so I can't ${action}${entry.retry_after ? `; it may be back after ${entry.retry_after}` : ''}.`;
+  }
   if (entry.status === 'rate_limited') {
     return `${name} is rate limiting requests right now, so I can't ${action} until ${entry.retry_after ?? 'the limit lifts'}. Please try again after that.`;
   }
@@ -341,6 +352,34 @@ function summarize(toolName, envelope, view) {
   return `${envelope.user_message}${where}${retryNote(envelope, view)}`;
 }
 
+/** A question about what the user said before ("which colour do I like?", "do you remember…"). */
+const recallQuestion =
+  /\b(do you remember|remind me|what did i|(what|which|where|who|when)\b[^?]*\b(my|i|me)\b[^?]*\?)/i;
+/** A statement about the user ("My favourite colour is teal", "I moved to Lyon"). */
+const statementAboutUser = /^(my\s+[\w\s]+\s(is|are|was)\s|i\s+(moved|live|work|prefer|like|love|am)\b)/i;
+const recallStopWords = new Set(
+  'what which where when does remember tell about again also please like know with from that this have'.split(' '),
+);
+
+/** What memory says to a recall question: from the `<memory>` block, or that memory is unavailable. */
+export function memoryNote(view) {
+  if (!recallQuestion.test(view.current)) return undefined;
+  const entry = view.status.memory;
+  if (entry && entry.status !== 'connected')
+    return "My memory of earlier conversations is unavailable right now, so I can't look up what you told me before.";
+  if (!entry) return undefined;
+  const wanted = words(view.current).filter((word) => word.length >= 4 && !recallStopWords.has(word));
+  const known = (view.memory ?? '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&')
+    .split(/\n|(?<=\.)\s/)
+    .map((line) => line.replace(/^[-*]\s*/, '').trim())
+    .filter((line) => line && wanted.some((word) => words(line).includes(word)));
+  if (known.length) return `From our earlier conversations: ${known.join(' ')}`;
+  return "I don't have anything about that from our earlier conversations.";
+}
+
 /** One step of the reference agent. `rules` lets a baseline switch one behaviour off. */
 export function referenceStep(call, rules = {}) {
   const view = readPrompt(call);
@@ -398,6 +437,8 @@ export function referenceStep(call, rules = {}) {
         .join('\n');
     }
     for (const sentence of rules.unavailableNotes?.(view) ?? unavailableNotes(view)) lines.push(sentence);
+    const recalled = memoryNote(view);
+    if (recalled) lines.push(recalled);
     return lines.join('\n') || 'Done.';
   }
   return planFor(view, rules, {});
@@ -443,8 +484,20 @@ function planFor(view, rules, { afterRefresh }) {
     notes.push(sentence ?? "I can't help with that here.");
   }
   if (toolCalls.length) return { toolCalls };
-  if (notes.length) return notes.join('\n');
+  const recalled = memoryNote(view);
+  if (notes.length) return [...notes, ...(recalled ? [recalled] : [])].join('\n');
+  if (recalled) return recalled;
+  if (!afterRefresh && view.status.memory?.status === 'connected' && statementAboutUser.test(text.trim()))
+    return "Noted. I'll remember that.";
   if (!afterRefresh) {
+    // A named server that cannot be reached (its tools are not offered, so no intent matched): say so.
+    const named = Object.keys(view.status).filter(
+      (id) =>
+        view.status[id].status === 'unavailable' &&
+        (words(text).includes(id) || words(text).includes(nameOf(view, id).toLowerCase())),
+    );
+    if (named.length && intents.length === 0)
+      return named.map((id) => unavailableSentence(`${id}_use`, view)).join('\n');
     const mentioned = Object.keys(view.status).filter(
       (id) => words(text).includes(id) || words(text).includes(nameOf(view, id).toLowerCase()),
     );

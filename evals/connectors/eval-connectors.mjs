@@ -45,6 +45,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
         'not_found',
         `${fixture.error_with_credential} ${Object.values(context?.credentials ?? {}).join(' ')}`,
       );
+    // A result that carries the credential (an API echoing the key it was called with).
+    if (fixture && typeof fixture === 'object' && fixture.result_with_credential)
+      return success({
+        note: `${fixture.result_with_credential} ${Object.values(context?.credentials ?? {}).join(' ')}`,
+      });
     if (fixture && typeof fixture === 'object' && fixture.not_found)
       return notFound({ userMessage: fixture.not_found });
     return success(fixture);

@@ -33,6 +33,19 @@ export function statusViewsOf(prompt) {
   return { views, catalog };
 }
 
+/** The text of the `<memory>` block of a prompt, or undefined when it has none. */
+export function memoryBlockOf(prompt) {
+  let found;
+  for (const message of prompt ?? [])
+    if (message.role === 'user')
+      for (const part of message.content)
+        if (part.type === 'text') {
+          const match = /<memory source="previous_sessions">([\s\S]*?)<\/memory>/.exec(part.text);
+          if (match) found = match[1];
+        }
+  return found;
+}
+
 function mentions(reply, term) {
   return new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(reply);
 }
@@ -80,6 +93,13 @@ export function checkTurn(turn, expect = {}, context) {
     'no credential in any prompt',
     leaked.length === 0 && !secretPattern.test(reply),
     `a credential in the prompt of step ${leaked.map((step) => step.index).join(', ')} or the reply`,
+  );
+  // What the product keeps: the stored thread and the turn's trace (envelopes, arguments, prompts).
+  const kept = [turn.transcript ?? '', JSON.stringify(trace)];
+  add(
+    'no credential in the transcript or trace',
+    !kept.some((text) => secretPattern.test(text)),
+    secretPattern.test(kept[0]) ? 'a credential in the stored thread' : 'a credential in the trace',
   );
   for (const id of context.disabledNow ?? []) {
     const shown = steps.filter((step) => {
@@ -246,6 +266,31 @@ export function checkTurn(turn, expect = {}, context) {
       turn.requests !== undefined && turn.requests.length === 0 && turn.unhandled.length === 0,
       `requests: ${[...(turn.requests ?? []), ...(turn.unhandled ?? [])].map(requestLine).join(', ')}`,
     );
+  if (expect.memory) {
+    const { context: read, block_includes: includes = [], recorded } = expect.memory;
+    if (read)
+      add(`memory read ${read}`, trace.memory?.context === read, `memory: ${JSON.stringify(trace.memory)}`);
+    if (recorded !== undefined)
+      add(
+        `memory recorded ${recorded} message(s)`,
+        trace.memory?.recorded === recorded,
+        `memory: ${JSON.stringify(trace.memory)}`,
+      );
+    // The <memory> block of each step (the per-turn context is the turn's last user message).
+    const blocks = steps.map((step) => memoryBlockOf(step.prompt));
+    if (read && read !== 'loaded') {
+      const shown = blocks.findIndex((block) => block !== undefined);
+      add('no step shows a <memory> block', shown < 0, `step ${shown}: ${blocks[shown]?.slice(0, 200)}`);
+    }
+    for (const text of includes) {
+      const missing = blocks.findIndex((block) => !lower(block ?? '').includes(lower(text)));
+      add(
+        `<memory> shows "${text}" on every step`,
+        steps.length > 0 && missing < 0,
+        `step ${missing}: ${blocks[missing]?.slice(0, 200) ?? 'no <memory> block'}`,
+      );
+    }
+  }
   if (expect.status_unchanged)
     add('connector status unchanged', !turn.statusChanged, 'status changed during the turn');
   return results;

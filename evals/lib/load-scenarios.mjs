@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { adversaries } from '../agents/adversaries.mjs';
 import { baselines } from '../agents/baselines.mjs';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
+import { controllableToolNames, memoryTools } from '../connectors/mcp-servers.mjs';
 import { packageConnectors } from '../connectors/package-connectors.mjs';
 import { serviceResponseNames } from '../connectors/service-responses.mjs';
 import { ScenarioFileError, ScenarioProblem, validateScenarioFile } from './scenario-schema.mjs';
@@ -32,6 +33,8 @@ export function evalCatalog() {
     responses: serviceResponseNames,
     baselines: Object.keys(baselines),
     adversaries: Object.keys(adversaries),
+    mcpTools: controllableToolNames,
+    memoryTools,
     bfcl: (file) =>
       existsSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')))
         ? new Map(readJsonLines(file).map((item) => [item.id, item]))

@@ -7,10 +7,14 @@ import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
 import { createAdversary } from '../agents/adversaries.mjs';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
 import { createPackageConnectors } from '../connectors/package-connectors.mjs';
+import { createEvalMemory, registerMcpServers } from '../connectors/mcp-servers.mjs';
 import { withServiceServer } from '../connectors/service-server.mjs';
 
 export const evalSubject = 'eval-user';
 const identity = 'You are Relay, the team assistant of the Patchbay evals. Be brief and accurate.';
+// A turn that outlives this is cut off (its calls end `cancelled`), so a missing deadline (an MCP
+// call that hangs with no timeout) fails its scenario instead of hanging the suite.
+const turnGuardMs = 120_000;
 
 // Fields a service reads back from the credentials (a path, a login): the fixtures' values. Every
 // secret field gets `eval-<connector>-<field>-0001`, the pattern the checks look for in every prompt.
@@ -91,6 +95,10 @@ async function runTurns(scenario, model, service) {
   let scenarioTime = new Date(scenario.turns[0].at);
   const now = () => new Date(scenarioTime);
   const orchestrator = createOrchestrator({ statusSource, connectors, now });
+  registerMcpServers(orchestrator, scenario.mcp);
+  const evalMemory = scenario.memory
+    ? await createEvalMemory(orchestrator, evalSubject, scenario.memory)
+    : undefined;
   await orchestrator.start();
   const threadStore = createInMemoryThreadStore();
   // A scenario that names an adversary tests the product: the adversary plays the model whatever
@@ -101,9 +109,16 @@ async function runTurns(scenario, model, service) {
       })
     : model;
   const turns = [];
+  let thread = scenario.id;
   try {
+    const memory = await evalMemory?.open();
     for (const [index, turn] of scenario.turns.entries()) {
       scenarioTime = new Date(turn.at);
+      // A new thread is a new session: the previous one ends first (memory's final flush).
+      const threadOfTurn = turn.thread ?? scenario.id;
+      if (evalMemory && threadOfTurn !== thread) await evalMemory.endSession(thread);
+      thread = threadOfTurn;
+      if (turn.memory) await evalMemory.state(turn.memory);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
       if (turn.http) service.use(turn.http);
       agent.startTurn?.(index);
@@ -117,7 +132,7 @@ async function runTurns(scenario, model, service) {
       });
       const result = await runTurn({
         model: agent,
-        thread: scenario.id,
+        thread,
         message: turn.user,
         subject: evalSubject,
         orchestrator,
@@ -126,6 +141,8 @@ async function runTurns(scenario, model, service) {
         systemPrompt,
         threadStore,
         now,
+        signal: AbortSignal.timeout(turnGuardMs),
+        ...(memory ? { memory } : {}),
       });
       const statusAfter = await statusSource.load(evalSubject);
       turns.push({
@@ -134,11 +151,14 @@ async function runTurns(scenario, model, service) {
         trace: result.trace,
         sideEffects: sideEffects.splice(0),
         statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
+        // What the product keeps of the turn: the stored thread (the transcript).
+        transcript: JSON.stringify(result.thread?.messages ?? []),
         ...(service ? service.take() : {}),
       });
     }
   } finally {
     await orchestrator.stop();
+    await evalMemory?.close();
   }
   return {
     reply: turns.at(-1)?.reply ?? '',

@@ -192,6 +192,17 @@ export const expectSchema = z.strictObject({
     'map of tool name → count',
     'How many times each tool’s code ran in this turn (0: the product stopped every call).',
   ),
+  memory: documented(
+    z
+      .strictObject({
+        context: z.enum(['loaded', 'empty', 'failed']).optional(),
+        block_includes: z.array(z.string()).optional(),
+        recorded: z.number().int().min(0).optional(),
+      })
+      .optional(),
+    '`{ context, block_includes, recorded }`',
+    'With `memory`: the turn’s memory read `loaded`, `empty` or `failed` (`trace.memory.context`); texts the `<memory>` block shows the model on every step (with `empty` or `failed`, no step has a `<memory>` block); how many of the turn’s messages memory recorded.',
+  ),
 });
 
 /** One step of an adversary's script (see agents/adversaries.mjs). */
@@ -211,6 +222,33 @@ export const scriptStepSchema = z.strictObject({
   repeat: documented(z.number().int().min(1).max(50).optional(), 'count', 'Play this step this many times.'),
 });
 
+const memoryState = z.enum(['up', 'down']);
+
+/** One MCP server of a scenario: the controllable test server, up or down. */
+export const mcpServerSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { state: value } : value),
+  z.strictObject({
+    state: documented(
+      memoryState,
+      '`up`, `down`',
+      'The server runs (`up`) or exits before it speaks MCP (`down`: the status block shows it `unavailable`). A bare state (`lab: down`) is short for `{ state: … }`.',
+    ),
+    timeout_ms: documented(
+      z.number().int().positive().optional(),
+      'milliseconds',
+      'The MCP client’s deadline per call (default 10000): a call that hangs ends `timeout` by then.',
+    ),
+    secret_env: documented(
+      z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]*$/, 'an environment variable name, e.g. LAB_TOKEN')
+        .optional(),
+      'variable name',
+      'Hand the server a credential (`eval-<server>-token-0001`) in this declared, secret environment variable (its `read_env` tool reads it back).',
+    ),
+  }),
+);
+
 /** One user turn. */
 export const turnSchema = z.strictObject({
   at: documented(
@@ -225,6 +263,16 @@ export const turnSchema = z.strictObject({
     scriptStepSchema,
     'list of script steps',
     'With `adversary`: what the adversary does, one step per model call (see below).',
+  ),
+  thread: documented(
+    z.string().min(1).optional(),
+    'thread id',
+    'The conversation thread of this turn (default: the scenario id). A new thread is a new session: with `memory`, the previous thread’s session ends first (its final flush writes the context).',
+  ),
+  memory: documented(
+    memoryState.optional(),
+    '`up`, `down`',
+    'With `memory`: take the memory server down (or bring it back) before this turn.',
   ),
   expect: documented(expectSchema.optional(), 'checks', 'The checks of this turn (see below).'),
 });
@@ -263,9 +311,19 @@ export const scenarioSchema = z.strictObject({
   fixtures: documented(
     z.record(z.string(), z.unknown()).optional(),
     'map of tool name → data',
-    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential).',
+    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential, `{ result_with_credential: "…" }` for a result that carries it).',
   ),
   http: routes('With `packages`: the service routes for the whole scenario.'),
+  mcp: documented(
+    z.record(z.string().regex(/^[a-z]+$/, 'a lower-case name, e.g. lab'), mcpServerSchema).optional(),
+    'map of server name → MCP server',
+    'Real MCP servers (the controllable test server of @patchbay/mcp, a child process over stdio) in the orchestrator; their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
+  ),
+  memory: documented(
+    memoryState.optional(),
+    '`up`, `down`',
+    'Long-term memory in every turn (`turnMemory` of @patchbay/memory over its MCP server on SQLite, the memory agent’s model a stand-in): the status block shows `memory`, the previous sessions’ context reaches the model as a `<memory>` block, and every message is recorded.',
+  ),
   agentdojo: documented(
     z
       .strictObject({
@@ -325,6 +383,7 @@ export const documentedShapes = [
   ['Checks (`expect`)', expectSchema],
   ['Connector state (`connectors`, `set`)', connectorStateSchema],
   ['Route response (`http`)', routeResponseSchema],
+  ['MCP server (`mcp`)', mcpServerSchema],
   ['`args[]`', argumentCheckSchema],
   ['`envelopes[]`', envelopeCheckSchema],
   ['`bfcl_irrelevance`', bfclIrrelevanceSchema],
@@ -568,7 +627,7 @@ function catalogProblems(document, catalog) {
     if (fields.length > 0) unknown(path, ['input field', name], field, fields);
   };
 
-  const checkExpect = (expect, path, { tools, connectors, packaged }) => {
+  const checkExpect = (expect, path, { tools, connectors, packaged, serverIds = [], memory = false }) => {
     if (!isRecord(expect)) return;
     for (const key of ['exposed_include', 'exposed_exclude', 'called_ok', 'not_called'])
       for (const [index, name] of itemsOf(expect[key])) checkTool([...path, key, index], name, tools);
@@ -582,7 +641,9 @@ function catalogProblems(document, catalog) {
     for (const key of ['ran', 'called'])
       for (const [name] of entriesOf(expect[key]))
         unknown([...path, key, name], 'tool', name, [...tools.keys()], true);
-    const ids = connectors.map((connector) => connector.id);
+    const ids = [...connectors.map((connector) => connector.id), ...serverIds];
+    if (!memory && 'memory' in expect)
+      report([...path, 'memory'], '"memory" checks need `memory:` on the scenario', { atKey: true });
     for (const [id] of entriesOf(expect.status_block))
       unknown([...path, 'status_block', id], 'connector', id, ids, true);
     if (!packaged)
@@ -619,6 +680,16 @@ function catalogProblems(document, catalog) {
     const packaged = Array.isArray(scenario.packages);
     const connectors = connectorsOf(scenario);
     const tools = toolsOf(connectors);
+    // MCP servers and memory add their tools, and their names to what the status block may show.
+    const serverIds = [];
+    for (const [name] of entriesOf(scenario.mcp)) {
+      serverIds.push(name);
+      for (const tool of catalog.mcpTools ?? []) tools.set(`${name}_${tool}`, { name: `${name}_${tool}` });
+    }
+    if ('memory' in scenario) {
+      serverIds.push('memory');
+      for (const tool of catalog.memoryTools ?? []) tools.set(tool, { name: tool });
+    }
     // An adversary may call a tool no connector has; its checks may then name that tool.
     if ('adversary' in scenario)
       for (const [, turn] of itemsOf(scenario.turns))
@@ -626,7 +697,7 @@ function catalogProblems(document, catalog) {
           for (const [, call] of itemsOf(isRecord(step) ? step.calls : undefined))
             if (isRecord(call) && typeof call.tool === 'string' && !tools.has(call.tool))
               tools.set(call.tool, { name: call.tool });
-    const context = { tools, connectors, packaged };
+    const context = { tools, connectors, packaged, serverIds, memory: 'memory' in scenario };
     checkTargets(scenario.targets, [...path, 'targets']);
     if ('adversary' in scenario)
       unknown([...path, 'adversary'], 'adversary', scenario.adversary, catalog.adversaries ?? []);
@@ -667,6 +738,8 @@ function catalogProblems(document, catalog) {
       if (!packaged && 'http' in turn)
         report([...at, 'http'], '"http" routes need `packages:` on the scenario', { atKey: true });
       checkRoutes(turn.http, [...at, 'http']);
+      if ('memory' in turn && !('memory' in scenario))
+        report([...at, 'memory'], '"memory" needs `memory:` on the scenario', { atKey: true });
       checkExpect(turn.expect, [...at, 'expect'], context);
     }
   };

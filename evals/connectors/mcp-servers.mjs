@@ -1,0 +1,153 @@
+// Real MCP servers in a scenario, through the orchestrator like any MCP server of a deployment:
+// - `mcp:` servers are @patchbay/mcp's controllable test server (a STAND-IN service, but a real MCP SDK
+//   server in a child process over stdio, spoken to by the real MCP client of `createMcpAgent`). Its
+//   tools carry the server's name as prefix (`lab_hang`). `down` makes the process exit before it
+//   speaks MCP; `secret_env` hands it a credential as a declared (secret) environment value.
+// - `memory:` is the memory server of @patchbay/memory over streamable HTTP on a real SQLite store,
+//   with `turnMemory` as the turn's memory: the memory agent's model is a stand-in
+//   (agents/memory-model.mjs). `down` closes the HTTP server and restarts the client, which then finds
+//   nothing listening (connection refused), as after a crash of a remote memory server.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMcpAgent } from '@patchbay/mcp';
+import {
+  builtInPromptLoader,
+  createMemoryAgent,
+  ensureMemory,
+  memoryToolNames,
+  serveMemoryHttp,
+  turnMemory,
+} from '@patchbay/memory';
+import { openStore } from '@patchbay/store';
+import { createMemoryModel } from '../agents/memory-model.mjs';
+
+const controllableServerPath = fileURLToPath(
+  new URL('../../packages/mcp/test-servers/controllable-server.mjs', import.meta.url),
+);
+
+/** The tools of the controllable test server (packages/mcp/test-servers/controllable-server.mjs). */
+export const controllableToolNames = [
+  'add_tool',
+  'big_result',
+  'busy',
+  'crash',
+  'delete_everything',
+  'echo',
+  'echo_structured',
+  'fail',
+  'hang',
+  'read_env',
+  'remove_tool',
+  'report_meta',
+  'slow_once',
+];
+
+/** The memory server's tools, as the chat model and the memory agent call them (no prefix). */
+export const memoryTools = [...memoryToolNames];
+
+/** The credential a scenario's MCP server gets as its `secret_env` value (the checks' pattern). */
+export const mcpSecretOf = (name) => `eval-${name}-token-0001`;
+
+// Reconnects are spaced beyond any scenario: a server that is down stays down for the scenario.
+const agentOptions = { reconnect: { initialDelayMs: 600_000, maxDelayMs: 600_000 }, connectTimeoutMs: 60_000 };
+
+/** Registers one MCP agent per `mcp:` server of the scenario in the orchestrator (before it starts). */
+export function registerMcpServers(orchestrator, servers = {}) {
+  for (const [name, raw] of Object.entries(servers)) {
+    const spec = typeof raw === 'string' ? { state: raw } : raw;
+    orchestrator.register(
+      createMcpAgent(
+        {
+          name,
+          transport: 'stdio',
+          command: process.execPath,
+          args: [controllableServerPath],
+          env: {
+            CONTROLLABLE_NAME: name,
+            ...(spec.state === 'down' ? { CONTROLLABLE_CRASH_ON_START: '1' } : {}),
+            ...(spec.secret_env ? { [spec.secret_env]: mcpSecretOf(name) } : {}),
+          },
+          timeout: spec.timeout_ms ?? 10_000,
+          autoStart: true,
+          trust: false,
+          prefix: name,
+        },
+        agentOptions,
+      ),
+    );
+  }
+}
+
+const secretKey = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * Memory for a scenario: a store in a fresh directory, the memory server over HTTP, its MCP agent in
+ * `orchestrator` (register before `start`, then `open` after). `state(up|down)` moves the server.
+ */
+export async function createEvalMemory(orchestrator, subject, initial = 'up') {
+  const home = mkdtempSync(join(tmpdir(), 'patchbay-eval-memory-'));
+  const store = openStore({ home, secretKey, env: {} });
+  let server = await serveMemoryHttp({ memory: store.memory, subject });
+  const { port, url } = server;
+  if (initial === 'down') {
+    await server.close();
+    server = undefined;
+  }
+  orchestrator.register(
+    createMcpAgent(
+      {
+        name: 'memory',
+        transport: 'streamable-http',
+        url,
+        headers: {},
+        timeout: 10_000,
+        autoStart: true,
+        // The memory server is the deployment's own: its writes append to the user's own memory.
+        trust: true,
+      },
+      agentOptions,
+    ),
+  );
+  let memory;
+  return {
+    /** The `memory` option of runTurn, once the orchestrator has started. */
+    async open() {
+      const ids =
+        initial === 'down'
+          ? { vaultId: 'vault-unreachable', memoryId: 'memory-unreachable' }
+          : await ensureMemory({ orchestrator, subject });
+      const agent = createMemoryAgent({
+        model: createMemoryModel(),
+        orchestrator,
+        subject,
+        ...ids,
+        checkpointer: store,
+        prompts: builtInPromptLoader,
+      });
+      memory = turnMemory({ orchestrator, subject, ...ids, agent, checkpointer: store });
+      return memory;
+    },
+    /** Ends a thread's session: the final flush that writes the context the next session reads. */
+    async endSession(threadId) {
+      await memory.invoker(threadId).endSession();
+    },
+    /** Takes the memory server down or brings it back, and reconnects the client to find out. */
+    async state(wanted) {
+      if (wanted === 'down' && server) {
+        await server.close();
+        server = undefined;
+      } else if (wanted === 'up' && !server) {
+        server = await serveMemoryHttp({ memory: store.memory, subject, port });
+      } else return;
+      await orchestrator.stopAgent('memory');
+      await orchestrator.startAgent('memory');
+    },
+    async close() {
+      await server?.close();
+      store.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
