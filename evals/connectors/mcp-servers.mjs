@@ -71,7 +71,7 @@ export function registerMcpServers(orchestrator, servers = {}) {
           },
           timeout: spec.timeout_ms ?? 10_000,
           autoStart: true,
-          trust: false,
+          trust: spec.trust ?? false,
           prefix: name,
         },
         agentOptions,

@@ -109,14 +109,14 @@ async function runTurns(scenario, model, service) {
       })
     : model;
   const turns = [];
-  let thread = scenario.id;
+  let thread;
   try {
     const memory = await evalMemory?.open();
     for (const [index, turn] of scenario.turns.entries()) {
       scenarioTime = new Date(turn.at);
       // A new thread is a new session: the previous one ends first (memory's final flush).
       const threadOfTurn = turn.thread ?? scenario.id;
-      if (evalMemory && threadOfTurn !== thread) await evalMemory.endSession(thread);
+      if (evalMemory && thread !== undefined && threadOfTurn !== thread) await evalMemory.endSession(thread);
       thread = threadOfTurn;
       if (turn.memory) await evalMemory.state(turn.memory);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);

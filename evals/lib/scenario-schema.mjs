@@ -238,6 +238,11 @@ export const mcpServerSchema = z.preprocess(
       'milliseconds',
       'The MCP client’s deadline per call (default 10000): a call that hangs ends `timeout` by then.',
     ),
+    trust: documented(
+      z.boolean().optional(),
+      '`true` / `false`',
+      'Whether the gate trusts the server (default `false`: a tool not annotated read-only needs approval).',
+    ),
     secret_env: documented(
       z
         .string()
