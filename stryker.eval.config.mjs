@@ -1,30 +1,41 @@
 // @ts-check
-// `pnpm mutate:eval`: how many mutants of the turn loop and the gate does `pnpm eval` kill on its own?
-// Stryker instruments the files below in place (every mutant behind a switch), rebuilds the two
+// `pnpm mutate:eval`: how many mutants of the safety-critical code does `pnpm eval` kill on its own?
+// Stryker instruments the files below in place (every mutant behind a switch), rebuilds their four
 // packages once (the evals import their dist/), then runs the eval suite once per mutant with
 // `__STRYKER_ACTIVE_MUTANT__` set. The command is the suite without promptfoo
 // (evals/scripts/check-scenarios.mjs: the same scenarios, runner and checks as `pnpm eval`, stopping
-// at the first failure), since promptfoo's start-up would multiply by every mutant.
+// at the first failure), since promptfoo's start-up would multiply by every mutant; through
+// evals/scripts/mutation-command.mjs, which runs the scenarios that existed before the newest ones
+// first and logs both verdicts (evals/mutation/eval/before-after.jsonl), so one run gives the score
+// before and after them.
 // `inPlace`: a sandbox copy would lose pnpm's workspace links; Stryker restores the files when done.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'command',
-  commandRunner: { command: 'node evals/scripts/check-scenarios.mjs --bail --quiet' },
-  buildCommand: 'pnpm --filter @patchbay/turn --filter @patchbay/orchestrator run build',
+  commandRunner: {
+    command:
+      'PATCHBAY_MUTATE_LOG=evals/mutation/eval/before-after.jsonl node evals/scripts/mutation-command.mjs',
+  },
+  buildCommand:
+    'pnpm --filter @patchbay/envelope --filter @patchbay/protocol --filter @patchbay/orchestrator --filter @patchbay/turn run build',
   inPlace: true,
-  // Scoped to what one session could run twice (before and after the new scenarios) on a 2-core
-  // machine shared by seven engineers (load average near 30, 30-60 s per mutant): the turn loop's two
-  // decisions (which call runs, what follows a step) and the gate's pipeline (route → status →
-  // validate → approve → run → write back). Widen `mutate` to whole files when the machine allows:
-  // turn-loop.ts, step-calls.ts, call-decision.ts, step-decision.ts, call-pipeline.ts:1-178.
+  // The turn loop (which call runs, what follows a step, the loop itself, the calls of a step), the
+  // gate's pipeline (route → status → validate → approve → run → write back), status capture and its
+  // rendering into the prompt, tool exposure, and the envelope's redaction.
   mutate: [
-    'packages/turn/src/call-decision.ts:73-97',
-    'packages/turn/src/step-decision.ts:40-47',
-    'packages/orchestrator/src/call-pipeline.ts:155-177',
+    'packages/turn/src/turn-loop.ts',
+    'packages/turn/src/call-decision.ts',
+    'packages/turn/src/step-decision.ts',
+    'packages/turn/src/step-calls.ts',
+    'packages/orchestrator/src/call-pipeline.ts:1-178',
+    'packages/protocol/src/capture-status.ts',
+    'packages/protocol/src/prompt-blocks.ts',
+    'packages/protocol/src/tool-exposure.ts',
+    'packages/envelope/src/redact.ts',
   ],
   // Only the mutated files get `// @ts-nocheck` (the default marks every file, in place).
   disableTypeChecks:
-    '{packages/turn/src/{call-decision,step-decision}.ts,packages/orchestrator/src/call-pipeline.ts}',
+    '{packages/turn/src/{turn-loop,call-decision,step-decision,step-calls}.ts,packages/orchestrator/src/call-pipeline.ts,packages/protocol/src/{capture-status,prompt-blocks,tool-exposure}.ts,packages/envelope/src/redact.ts}',
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'evals/mutation/eval/mutation.json' },
   htmlReporter: { fileName: 'evals/mutation/eval/mutation.html' },
