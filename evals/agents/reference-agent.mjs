@@ -114,7 +114,8 @@ export function readPrompt(call) {
   let memory;
   const currentUser = call.prompt[lastUserIndex];
   for (const part of currentUser?.content ?? []) {
-    const found = part.type === 'text' && /<memory source="previous_sessions">([\s\S]*?)<\/memory>/.exec(part.text);
+    const found =
+      part.type === 'text' && /<memory source="previous_sessions">([\s\S]*?)<\/memory>/.exec(part.text);
     if (found) memory = found[1];
   }
   let currentTime;
@@ -358,7 +359,9 @@ const recallQuestion =
 /** A statement about the user ("My favourite colour is teal", "I moved to Lyon"). */
 const statementAboutUser = /^(my\s+[\w\s]+\s(is|are|was)\s|i\s+(moved|live|work|prefer|like|love|am)\b)/i;
 const recallStopWords = new Set(
-  'what which where when does remember tell about again also please like know with from that this have'.split(' '),
+  'what which where when does remember tell about again also please like know with from that this have'.split(
+    ' ',
+  ),
 );
 
 /** What memory says to a recall question: from the `<memory>` block, or that memory is unavailable. */

@@ -51,7 +51,10 @@ export const memoryTools = [...memoryToolNames];
 export const mcpSecretOf = (name) => `eval-${name}-token-0001`;
 
 // Reconnects are spaced beyond any scenario: a server that is down stays down for the scenario.
-const agentOptions = { reconnect: { initialDelayMs: 600_000, maxDelayMs: 600_000 }, connectTimeoutMs: 60_000 };
+const agentOptions = {
+  reconnect: { initialDelayMs: 600_000, maxDelayMs: 600_000 },
+  connectTimeoutMs: 60_000,
+};
 
 /** Registers one MCP agent per `mcp:` server of the scenario in the orchestrator (before it starts). */
 export function registerMcpServers(orchestrator, servers = {}) {

@@ -266,6 +266,12 @@ export function checkTurn(turn, expect = {}, context) {
       turn.requests !== undefined && turn.requests.length === 0 && turn.unhandled.length === 0,
       `requests: ${[...(turn.requests ?? []), ...(turn.unhandled ?? [])].map(requestLine).join(', ')}`,
     );
+  if (expect.model_steps !== undefined)
+    add(
+      `${expect.model_steps} model call(s)`,
+      steps.length === expect.model_steps,
+      `${steps.length} model call(s)`,
+    );
   if (expect.memory) {
     const { context: read, block_includes: includes = [], recorded } = expect.memory;
     if (read)

@@ -6,8 +6,8 @@ import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protoco
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
 import { createAdversary } from '../agents/adversaries.mjs';
 import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
-import { createPackageConnectors } from '../connectors/package-connectors.mjs';
 import { createEvalMemory, registerMcpServers } from '../connectors/mcp-servers.mjs';
+import { createPackageConnectors } from '../connectors/package-connectors.mjs';
 import { withServiceServer } from '../connectors/service-server.mjs';
 
 export const evalSubject = 'eval-user';
@@ -142,6 +142,9 @@ async function runTurns(scenario, model, service) {
         threadStore,
         now,
         signal: AbortSignal.timeout(turnGuardMs),
+        ...(scenario.turn_options?.needs_input
+          ? { retry: { needsInput: scenario.turn_options.needs_input } }
+          : {}),
         ...(memory ? { memory } : {}),
       });
       const statusAfter = await statusSource.load(evalSubject);

@@ -192,6 +192,11 @@ export const expectSchema = z.strictObject({
     'map of tool name → count',
     'How many times each tool’s code ran in this turn (0: the product stopped every call).',
   ),
+  model_steps: documented(
+    z.number().int().min(0).optional(),
+    'count',
+    'Exactly this many model calls in this turn (a retry after guidance is one more).',
+  ),
   memory: documented(
     z
       .strictObject({
@@ -323,6 +328,15 @@ export const scenarioSchema = z.strictObject({
     z.record(z.string().regex(/^[a-z]+$/, 'a lower-case name, e.g. lab'), mcpServerSchema).optional(),
     'map of server name → MCP server',
     'Real MCP servers (the controllable test server of @patchbay/mcp, a child process over stdio) in the orchestrator; their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
+  ),
+  turn_options: documented(
+    z
+      .strictObject({
+        needs_input: z.enum(['retry', 'ask']).optional(),
+      })
+      .optional(),
+    '`{ needs_input }`',
+    'Options of runTurn for every turn: `needs_input: ask` ends the turn with the envelope’s questions at once instead of letting the model retry (`retry`, the default).',
   ),
   memory: documented(
     memoryState.optional(),

@@ -1,38 +1,80 @@
 #!/usr/bin/env node
 // Summarises a Stryker JSON report (evals/mutation/*/mutation.json): per file, mutants killed (a
 // scenario failed), timed out (counted as detected, as Stryker does), survived, and the score; then
-// every survivor with its line, mutator and replacement, so a note can say why each survives.
-//   node evals/scripts/mutation-summary.mjs evals/mutation/eval/mutation.json
+// every survivor with its id, line, mutator and replacement, so a note can say why each survives.
+// With the run's before/after log (evals/mutation/eval/before-after.jsonl, written by
+// scripts/mutation-command.mjs) it also gives the score of the scenarios that existed before the newest
+// ones; extra logs (same format, e.g. mutants checked by hand on the same instrumented build) override
+// the verdicts of the mutants they name.
+//   node evals/scripts/mutation-summary.mjs evals/mutation/eval/mutation.json [log.jsonl ...]
 import { readFileSync } from 'node:fs';
 
-const report = JSON.parse(readFileSync(process.argv[2] ?? 'evals/mutation/eval/mutation.json', 'utf8'));
+const [reportFile = 'evals/mutation/eval/mutation.json', ...logFiles] = process.argv.slice(2);
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const verdicts = new Map();
+for (const file of logFiles)
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const entry = JSON.parse(line);
+    verdicts.set(String(entry.mutant), entry);
+  }
+
+const kindOf = (status) =>
+  status === 'Killed'
+    ? 'killed'
+    : status === 'Timeout'
+      ? 'timeout'
+      : status === 'Survived'
+        ? 'survived'
+        : 'other';
+const percent = (detected, valid) => (valid ? ((100 * detected) / valid).toFixed(1) : '–');
+
+/** A mutant's verdict: Stryker's, unless a log names it; `before` from the log (timeouts count alike). */
+function verdictOf(mutant) {
+  const stryker = kindOf(mutant.status);
+  const logged = verdicts.get(String(mutant.id));
+  if (stryker === 'timeout' || stryker === 'other') return { after: stryker, before: stryker };
+  if (!logged) return { after: stryker, before: undefined };
+  return { after: logged.after === 'killed' ? 'killed' : stryker, before: logged.before };
+}
+
 const survivors = [];
-const total = { killed: 0, timeout: 0, survived: 0, other: 0 };
+const rows = [];
+const total = { killed: 0, timeout: 0, survived: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
 for (const [file, { mutants }] of Object.entries(report.files)) {
-  const count = { killed: 0, timeout: 0, survived: 0, other: 0 };
+  const count = { killed: 0, timeout: 0, survived: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
   for (const mutant of mutants) {
-    const key =
-      mutant.status === 'Killed'
-        ? 'killed'
-        : mutant.status === 'Timeout'
-          ? 'timeout'
-          : mutant.status === 'Survived'
-            ? 'survived'
-            : 'other';
-    count[key] += 1;
-    if (key === 'survived' || key === 'other')
+    const { after, before } = verdictOf(mutant);
+    count[after] += 1;
+    if (before !== undefined && after !== 'other') {
+      count.beforeKnown += 1;
+      if (before !== 'survived') count.beforeDetected += 1;
+    }
+    if (after === 'survived' || after === 'other')
       survivors.push(
-        `${file}:${mutant.location.start.line} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement ?? '')} (${mutant.status})`,
+        `#${mutant.id} ${file}:${mutant.location.start.line} ${mutant.mutatorName} → ${JSON.stringify(
+          (mutant.replacement ?? '').slice(0, 80),
+        )} (${after === 'other' ? mutant.status : 'Survived'})`,
       );
   }
   const detected = count.killed + count.timeout;
   const valid = detected + count.survived;
-  console.log(
-    `${file}: ${detected}/${valid} detected (${((100 * detected) / valid).toFixed(1)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.other ? `, ${count.other} other` : ''}`,
+  const before =
+    logFiles.length > 0
+      ? ` | before: ${count.beforeDetected}/${count.beforeKnown} (${percent(count.beforeDetected, count.beforeKnown)} %)`
+      : '';
+  rows.push(
+    `${file}: ${detected}/${valid} detected (${percent(detected, valid)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.other ? `, ${count.other} other` : ''}${before}`,
   );
   for (const key of Object.keys(total)) total[key] += count[key];
 }
+for (const row of rows) console.log(row);
 const detected = total.killed + total.timeout;
 const valid = detected + total.survived;
-console.log(`all: ${detected}/${valid} detected (${((100 * detected) / valid).toFixed(1)} %)`);
+console.log(
+  `all: ${detected}/${valid} detected (${percent(detected, valid)} %)${
+    logFiles.length > 0
+      ? ` | before: ${total.beforeDetected}/${total.beforeKnown} (${percent(total.beforeDetected, total.beforeKnown)} %)`
+      : ''
+  }`,
+);
 for (const line of survivors) console.log(`  survived: ${line}`);

@@ -150,6 +150,34 @@ describe('scenario files are validated against the format', () => {
     ]);
   });
 
+  it('knows the tools of a scenario’s MCP servers and memory, and checks their keys', () => {
+    const withServer = valid
+      .replace('turns:', 'mcp: { lab: { state: up, timeout_ms: 2000 } }\nturns:')
+      .replace('called_ok: [github_list_issues]', 'called_ok: [lab_hang]');
+    expect(problemsOf(withServer)).toEqual([]);
+    expect(problemsOf(withServer.replace('[lab_hang]', '[lab_hangs]'))).toContainEqual(
+      expect.objectContaining({ message: 'unknown tool "lab_hangs"', suggestion: 'lab_hang' }),
+    );
+    expect(problemsOf(withServer.replace('state: up', 'state: gone'))).toContainEqual(
+      expect.objectContaining({ message: '"gone" is not one of "up", "down"' }),
+    );
+    // Memory checks and memory moves need memory on the scenario; with it, its tools are known.
+    const memoryCheck = valid.replace(
+      '      not_called:',
+      '      memory: { context: loaded }\n      not_called:',
+    );
+    expect(problemsOf(memoryCheck)).toContainEqual(
+      expect.objectContaining({ message: '"memory" checks need `memory:` on the scenario' }),
+    );
+    expect(problemsOf(valid.replace('    user:', '    memory: down\n    user:'))).toContainEqual(
+      expect.objectContaining({ message: '"memory" needs `memory:` on the scenario' }),
+    );
+    const withMemory = memoryCheck
+      .replace('turns:', 'memory: up\nturns:')
+      .replace('not_called: [slack_post_message]', 'not_called: [put_context]');
+    expect(problemsOf(withMemory)).toEqual([]);
+  });
+
   it('reports a YAML syntax error as one problem with its file and line, not a stack trace', () => {
     const problems = problemsOf(
       valid.replace('user: List the open issues in acme/web', 'user: [List the open issues'),
