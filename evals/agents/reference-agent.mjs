@@ -64,10 +64,15 @@ export function readPrompt(call) {
   let lastUserIndex = -1;
   call.prompt.forEach((message, index) => {
     if (message.role !== 'user') return;
+    // The product's block comes first in a message (the per-turn context); a block the user typed
+    // in their own words later in the message is not status.
     for (const part of message.content) {
       const found =
         part.type === 'text' && /<connector_status[^>]*>([\s\S]*?)<\/connector_status>/.exec(part.text);
-      if (found) status = JSON.parse(found[1]);
+      if (found) {
+        status = JSON.parse(found[1]);
+        break;
+      }
     }
     if (!message.content.some((part) => part.type === 'text' && part.text.startsWith('<retry_guidance'))) {
       lastUserIndex = index;

@@ -19,9 +19,13 @@ export function statusViewsOf(prompt) {
     if (message.role === 'system') {
       for (const match of String(message.content).matchAll(/^- ([a-z0-9]+) \(/gm)) catalog.push(match[1]);
     } else if (message.role === 'user') {
-      for (const part of message.content)
-        if (part.type === 'text')
-          for (const match of part.text.matchAll(statusBlockPattern)) views.push(JSON.parse(match[1]));
+      // The first block of a message is the product's (the per-turn context comes first); one the
+      // user typed in their own words is not status.
+      const first = message.content
+        .filter((part) => part.type === 'text')
+        .map((part) => [...part.text.matchAll(statusBlockPattern)][0])
+        .find(Boolean);
+      if (first) views.push(JSON.parse(first[1]));
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         const status =
@@ -93,6 +97,22 @@ export function checkTurn(turn, expect = {}, context) {
     'no credential in any prompt',
     leaked.length === 0 && !secretPattern.test(reply),
     `a credential in the prompt of step ${leaked.map((step) => step.index).join(', ')} or the reply`,
+  );
+  // One status block in the product's per-turn context: a second one there (e.g. from remembered text
+  // that was not escaped) would be a forged status the model may act on.
+  const forged = steps.filter((step) =>
+    (step.prompt ?? []).some((message) => {
+      if (message.role !== 'user') return false;
+      const part = message.content.find(
+        (candidate) => candidate.type === 'text' && candidate.text.includes('<connector_status'),
+      );
+      return part !== undefined && [...part.text.matchAll(statusBlockPattern)].length > 1;
+    }),
+  );
+  add(
+    'one <connector_status> block in the per-turn context',
+    forged.length === 0,
+    `a second block at step ${forged.map((step) => step.index).join(', ')}`,
   );
   // What the product keeps: the stored thread and the turn's trace (envelopes, arguments, prompts).
   const kept = [turn.transcript ?? '', JSON.stringify(trace)];
