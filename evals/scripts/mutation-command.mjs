@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The ids of the scenarios added after the "before" measurement (evals/scenarios/21-*, 22-*). */
 const newScenarioIds =
-  '^(mcp-tool-hangs-times-out|mcp-server-down-unavailable|mcp-result-carries-credential|tool-result-carries-credential|memory-carries-fact-to-next-session|memory-down-still-answers|adversary-broken-arguments|adversary-second-write-other-arguments|adversary-extra-write-in-retry|needs-input-ask-at-once|adversary-invented-value-with-two-questions)$';
+  '^(mcp-tool-hangs-times-out|mcp-server-down-unavailable|mcp-result-carries-credential|tool-result-carries-credential|memory-carries-fact-to-next-session|memory-down-still-answers|memory-context-is-data|adversary-broken-arguments|adversary-second-write-other-arguments|adversary-extra-write-in-retry|needs-input-ask-at-once|adversary-invented-value-with-two-questions)$';
 
 const checkScenarios = fileURLToPath(new URL('./check-scenarios.mjs', import.meta.url));
 const run = (...args) =>
