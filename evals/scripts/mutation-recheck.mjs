@@ -6,12 +6,13 @@
 // scripts/mutation-command.mjs, with `before` taken from the run's own log, so mutation-summary.mjs
 // can merge it:
 //   node evals/scripts/mutation-recheck.mjs evals/mutation/eval/mutation.json \
-//     evals/mutation/eval/before-after.jsonl evals/mutation/eval/recheck.jsonl '<id regex>'
+//     evals/mutation/eval/before-after.jsonl evals/mutation/eval/recheck.jsonl '<id regex>' ['<file regex>']
+// The optional file regex limits the survivors to the files the new scenarios can reach.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const [reportFile, runLog, recheckLog, filter] = process.argv.slice(2);
+const [reportFile, runLog, recheckLog, filter, files = '.'] = process.argv.slice(2);
 if (!filter)
   throw new Error('usage: mutation-recheck.mjs <mutation.json> <run log> <recheck log> <id regex>');
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -23,8 +24,9 @@ const before = new Map(
     .map((entry) => [String(entry.mutant), entry.before]),
 );
 const checkScenarios = fileURLToPath(new URL('./check-scenarios.mjs', import.meta.url));
-const survivors = Object.values(report.files)
-  .flatMap((file) => file.mutants)
+const survivors = Object.entries(report.files)
+  .filter(([file]) => new RegExp(files).test(file))
+  .flatMap(([, file]) => file.mutants)
   .filter((mutant) => mutant.status === 'Survived');
 let killed = 0;
 for (const mutant of survivors) {
