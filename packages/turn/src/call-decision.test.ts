@@ -142,6 +142,26 @@ describe('the call decision table', () => {
     expect(ungrounded).toMatchObject({ kind: 'skip', envelope: needsProject });
   });
 
+  it('checks every open question of the tool: a retry grounded for one but inventing another is not sent', () => {
+    // Two calls of one tool left two questions: one lacked the project, the other the title.
+    const needsTitle: ErrorEnvelope = failure('needs_input', {
+      missing: [{ field: 'title', question: 'What should the issue be called?' }],
+    });
+    const open = memoryOf({ attempt: 1, openFailuresOf: () => [needsProject, needsTitle] });
+    // The project is the user's (WEB), the title is made up: refused, with the title's question.
+    const invented = callOf({ arguments: { ok: true, value: { project: 'WEB', title: 'Made up' } } });
+    expect(decideCall(invented, open, rules)).toMatchObject({
+      kind: 'skip',
+      reason: 'ungrounded_input',
+      envelope: needsTitle,
+    });
+    // Both values from the user: sent.
+    const given = callOf({ arguments: { ok: true, value: { project: 'WEB', title: 'Login' } } });
+    expect(decideCall(given, open, { ...rules, userText: 'File it in WEB, call it Login' })).toMatchObject({
+      kind: 'send',
+    });
+  });
+
   it('names the cap in the answer to a capped call', () => {
     const action = decideCall(callOf({ positionInStep: 3 }), memoryOf(), { ...rules, maxCallsPerStep: 3 });
     expect(action).toMatchObject({ kind: 'skip', reason: 'call_cap' });

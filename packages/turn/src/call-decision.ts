@@ -76,6 +76,12 @@ export const callDecisionTable: readonly CallDecisionRow[] = [
 const openNeeds = (call: CallState, memory: TurnMemoryView): readonly ErrorEnvelope[] =>
   memory.openFailuresOf(call.toolName).filter((envelope) => envelope.error_type === 'needs_input');
 
+/** The first open `needs_input` of the call's tool whose missing values the call fills with words the user never wrote. */
+const ungroundedNeedOf = (call: CallState, memory: TurnMemoryView, userText: string) => {
+  const args = call.arguments.ok ? call.arguments.value : undefined;
+  return openNeeds(call, memory).find((need) => !groundedInUserText(args, need, userText));
+};
+
 const conditions: Record<
   CallCondition,
   (call: CallState, memory: TurnMemoryView, rules: CallRules) => boolean
@@ -95,16 +101,11 @@ const conditions: Record<
     memory.attempt > 0 &&
     memory.sideEffectDone(call.toolName) &&
     memory.resentInStep(call.toolName) >= memory.openFailuresOf(call.toolName).length,
-  // The model filled a field only the user can supply with a value the user never gave.
-  ungrounded_input: (call, memory, rules) => {
-    const needs = openNeeds(call, memory);
-    const args = call.arguments.ok ? call.arguments.value : undefined;
-    return (
-      rules.requireUserGroundedInput &&
-      needs.length > 0 &&
-      !needs.some((need) => groundedInUserText(args, need, rules.userText))
-    );
-  },
+  // The model filled a field only the user can supply with a value the user never gave. Every open
+  // question of the tool counts: with two open (say, one call lacked the channel, another the text), a
+  // retry whose channel the user named but whose text is made up is not sent.
+  ungrounded_input: (call, memory, rules) =>
+    rules.requireUserGroundedInput && ungroundedNeedOf(call, memory, rules.userText) !== undefined,
   otherwise: () => true,
 };
 
@@ -131,7 +132,7 @@ const skipAnswers: Record<
   duplicate: (call, memory) => memory.answerFor(call.identity)!,
   side_effect_done: (call) =>
     failure('conflict', { userMessage: `${call.toolName} already ran in this turn; it is not run again.` }),
-  ungrounded_input: (call, memory) => openNeeds(call, memory)[0]!,
+  ungrounded_input: (call, memory, rules) => ungroundedNeedOf(call, memory, rules.userText)!,
 };
 
 /** What to do with one call: the row that decided it, and for a skip the answer. */
