@@ -29,13 +29,14 @@ export default {
     'packages/turn/src/step-calls.ts',
     'packages/orchestrator/src/call-pipeline.ts:1-178',
     'packages/protocol/src/capture-status.ts',
+    'packages/protocol/src/turn-context.ts',
     'packages/protocol/src/prompt-blocks.ts',
     'packages/protocol/src/tool-exposure.ts',
     'packages/envelope/src/redact.ts',
   ],
   // Only the mutated files get `// @ts-nocheck` (the default marks every file, in place).
   disableTypeChecks:
-    '{packages/turn/src/{turn-loop,call-decision,step-decision,step-calls}.ts,packages/orchestrator/src/call-pipeline.ts,packages/protocol/src/{capture-status,prompt-blocks,tool-exposure}.ts,packages/envelope/src/redact.ts}',
+    '{packages/turn/src/{turn-loop,call-decision,step-decision,step-calls}.ts,packages/orchestrator/src/call-pipeline.ts,packages/protocol/src/{capture-status,turn-context,prompt-blocks,tool-exposure}.ts,packages/envelope/src/redact.ts}',
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'evals/mutation/eval/mutation.json' },
   htmlReporter: { fileName: 'evals/mutation/eval/mutation.html' },

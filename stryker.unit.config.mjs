@@ -13,7 +13,7 @@ const scopes = {
   ],
   orchestrator: ['src/call-pipeline.ts:1-178', 'src/approval-gate.ts'],
   // Status capture and rendering, and exposure.
-  protocol: ['src/capture-status.ts', 'src/prompt-blocks.ts', 'src/tool-exposure.ts'],
+  protocol: ['src/capture-status.ts', 'src/turn-context.ts', 'src/prompt-blocks.ts', 'src/tool-exposure.ts'],
   // The envelope's redaction.
   envelope: ['src/redact.ts'],
 };
