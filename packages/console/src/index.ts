@@ -1,1 +1,3 @@
-export {};
+export type { ConnectOutcome, ConnectorView, ConsoleBackend, TurnContextView } from './server/backend.js';
+export { type ConsoleOptions, type RunningConsole, startConsole } from './server/console-server.js';
+export type { LiveEvent, RecordedDecision } from './server/live-feed.js';

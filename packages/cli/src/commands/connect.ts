@@ -148,6 +148,97 @@ async function collectCredentials(
   return credentials;
 }
 
+/** What {@link verifyAndStore} came to; never carries a credential value. */
+export type VerifyOutcome =
+  | { valid: true; scopes: string[]; identity: string | undefined }
+  | {
+      valid: false;
+      result: Extract<VerifyResult, { valid: false }>;
+      /** The connector's message with every secret credential value redacted. */
+      message: string;
+      /** True when verify threw: a fault in the connector, not in the credentials. */
+      connectorFailed: boolean;
+    };
+
+/**
+ * Verifies credentials with the service through the connector's `verify` and, when it accepts them,
+ * stores them encrypted (bound to the connector's origin); a refusal is recorded as the status it
+ * means (invalid credentials, a rate limit). Audited either way. What `patchbay connect` and the
+ * console both do.
+ */
+export async function verifyAndStore(
+  runtime: CliRuntime,
+  connector: Connector,
+  credentials: Credentials,
+  subject: string,
+): Promise<VerifyOutcome> {
+  // Fields declared `secret: false` (a region, an account SID) stay readable, as everywhere else.
+  const secretFields = connector.auth.fields
+    .filter((field) => field.secret !== false)
+    .map((field) => field.name);
+  const secrets = secretCredentialValues(credentials, secretFields);
+  for (const value of secrets) runtime.addSecret(value);
+  let result: VerifyResult;
+  let connectorFailed = false;
+  try {
+    result = await connector.verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) });
+  } catch {
+    // A verify that throws (sync or async) broke the contract; its message may carry the token.
+    connectorFailed = true;
+    result = { valid: false, reason: 'unreachable', message: 'Verification failed inside the connector.' };
+  }
+  const store = runtime.store();
+  if (result.valid) {
+    // Display-only: an identity that echoes a credential is neither stored nor printed.
+    const identity = displayIdentity(result.identity, credentials, secretFields);
+    await store.saveConnection(subject, {
+      connectorId: connector.id,
+      credentials,
+      scopes: result.scopes,
+      identity,
+      secretFields,
+      // The credentials are bound to where they were verified: another baseUrl will not get them.
+      verifiedOrigin: connector.origin,
+    });
+    await store.audit.append({
+      event: 'connector_connected',
+      subject,
+      connector: connector.id,
+      scopes: result.scopes,
+    });
+    return { valid: true, scopes: result.scopes, identity };
+  }
+  const message = redactString(result.message, secrets);
+  if (result.reason === 'invalid_credentials') {
+    await store.recordFailedVerification(subject, connector.id, message);
+  } else if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
+    await store.markRateLimited(
+      subject,
+      connector.id,
+      new Date(Date.now() + result.retryAfterS * 1000).toISOString(),
+    );
+  }
+  await store.audit.append({
+    event: 'connector_refused',
+    subject,
+    connector: connector.id,
+    reason: result.reason,
+    message,
+  });
+  return { valid: false, result, message, connectorFailed };
+}
+
+/**
+ * Forgets a subject's stored connection and audits it. Returns false when there was none.
+ */
+export async function removeConnection(runtime: CliRuntime, subject: string, id: string): Promise<boolean> {
+  const store = runtime.store();
+  const stored = (await store.listConnections(subject)).some((connection) => connection.connectorId === id);
+  const removed = stored && (await store.deleteConnection(subject, id));
+  if (removed) await store.audit.append({ event: 'connector_disconnected', subject, connector: id });
+  return removed;
+}
+
 /** `patchbay connect <id>`: verify credentials with the service and store them encrypted. */
 export const connectCommand: Command = {
   name: 'connect',
@@ -177,73 +268,20 @@ export const connectCommand: Command = {
     }
     const connector = await runtime.connector(id!);
     const credentials = await collectCredentials(connector, values, runtime);
-    // Fields declared `secret: false` (a region, an account SID) stay readable, as everywhere else.
-    const secretFields = connector.auth.fields
-      .filter((field) => field.secret !== false)
-      .map((field) => field.name);
-    const secrets = secretCredentialValues(credentials, secretFields);
-    for (const value of secrets) runtime.addSecret(value);
-    let result: VerifyResult;
-    let connectorFailed = false;
-    try {
-      result = await connector.verify(credentials, { signal: AbortSignal.timeout(verifyTimeoutMs) });
-    } catch {
-      // A verify that throws (sync or async) broke the contract; its message may carry the token.
-      connectorFailed = true;
-      result = { valid: false, reason: 'unreachable', message: 'Verification failed inside the connector.' };
-    }
-    const { subject } = runtime.settings;
-    const store = runtime.store();
-    if (result.valid) {
-      // Display-only: an identity that echoes a credential is neither stored nor printed.
-      const identity = displayIdentity(result.identity, credentials, secretFields);
-      await store.saveConnection(subject, {
-        connectorId: connector.id,
-        credentials,
-        scopes: result.scopes,
-        identity,
-        secretFields,
-        // The credentials are bound to where they were verified: another baseUrl will not get them.
-        verifiedOrigin: connector.origin,
-      });
-      await store.audit.append({
-        event: 'connector_connected',
-        subject,
-        connector: connector.id,
-        scopes: result.scopes,
-      });
+    const outcome = await verifyAndStore(runtime, connector, credentials, runtime.settings.subject);
+    if (outcome.valid) {
+      const { scopes, identity } = outcome;
       if (runtime.settings.json) {
-        runtime.printJson({
-          connector: connector.id,
-          status: 'connected',
-          scopes: result.scopes,
-          identity,
-        });
+        runtime.printJson({ connector: connector.id, status: 'connected', scopes, identity });
       } else {
         runtime.print(
-          `Connected ${connector.name}${identity ? ` as ${identity}` : ''} for ${subject}. ` +
-            `Granted scopes: ${result.scopes.length ? result.scopes.join(', ') : 'none'}.`,
+          `Connected ${connector.name}${identity ? ` as ${identity}` : ''} for ${runtime.settings.subject}. ` +
+            `Granted scopes: ${scopes.length ? scopes.join(', ') : 'none'}.`,
         );
       }
       return exitCodes.ok;
     }
-    const message = redactString(result.message, secrets);
-    if (result.reason === 'invalid_credentials') {
-      await store.recordFailedVerification(subject, connector.id, message);
-    } else if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
-      await store.markRateLimited(
-        subject,
-        connector.id,
-        new Date(Date.now() + result.retryAfterS * 1000).toISOString(),
-      );
-    }
-    await store.audit.append({
-      event: 'connector_refused',
-      subject,
-      connector: connector.id,
-      reason: result.reason,
-      message,
-    });
+    const { result, message, connectorFailed } = outcome;
     // The connector's message says what happened; add only what it cannot know: what we recorded
     // and what to do next. An unreachable service refused nothing: exit 1, not 3.
     const refused = result.reason !== 'unreachable';
@@ -291,8 +329,7 @@ export const disconnectCommand: Command = {
     if (!stored && !(await findMcpServer(runtime, id!, values['mcp-config'] as string | undefined))) {
       await runtime.connector(id!);
     }
-    const removed = stored && (await store.deleteConnection(subject, id!));
-    if (removed) await store.audit.append({ event: 'connector_disconnected', subject, connector: id });
+    const removed = stored && (await removeConnection(runtime, subject, id!));
     if (runtime.settings.json) runtime.printJson({ connector: id, removed });
     else
       runtime.print(

@@ -1,6 +1,76 @@
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
+import type { CliRuntime } from '../runtime.js';
 import { formatTable } from '../table.js';
+
+/** Every installed connector's status for a subject, as `patchbay connectors --json` lists them. */
+export interface ConnectorStatusItems {
+  items: Record<string, unknown>[];
+  capturedAt: string;
+  unknownConnectorIds: string[];
+}
+
+/**
+ * Reads every installed connector's status for a subject: status, scopes, tools, identity (never
+ * one that echoes a credential), error, rate-limit end, last verification and setup URL. What
+ * `patchbay connectors` and the console both show.
+ */
+export async function connectorStatusItems(
+  runtime: CliRuntime,
+  subject: string,
+): Promise<ConnectorStatusItems> {
+  // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
+  const [{ captureStatus, connectorStatusWire }, { displayIdentity }] = await Promise.all([
+    import('@patchbay/protocol'),
+    import('@patchbay/connector'),
+  ]);
+  const connectors = await runtime.connectors();
+  const store = runtime.store();
+  const [snapshot, summaries, state] = await Promise.all([
+    captureStatus({ connectors, source: store, subject }),
+    store.listConnections(subject),
+    store.load(subject),
+  ]);
+  // Rows written before identities were checked may hold one that echoes the token: never print it.
+  const credentialsOf = new Map(state.connections.map((connection) => [connection.connectorId, connection]));
+  const secretFieldsOf = new Map(
+    connectors.map((connector) => [
+      connector.id,
+      connector.auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
+    ]),
+  );
+  const identities = new Map(
+    summaries.map((summary) => [
+      summary.connectorId,
+      displayIdentity(
+        summary.identity,
+        credentialsOf.get(summary.connectorId)?.credentials,
+        secretFieldsOf.get(summary.connectorId),
+      ),
+    ]),
+  );
+  const wire = connectorStatusWire(snapshot, { connectors, includeDisabled: true });
+  const items = connectors.map((connector) => {
+    const entry = snapshot.connectors[connector.id]!;
+    const view = wire[connector.id] as Record<string, unknown> | undefined;
+    const item: Record<string, unknown> = {
+      id: connector.id,
+      name: connector.name,
+      status: entry.status,
+      scopes: entry.status === 'connected' ? entry.scopes : [],
+      tools: (view?.tools as string[] | undefined) ?? [],
+    };
+    const identity = identities.get(connector.id);
+    if (identity && entry.status === 'connected') item.identity = identity;
+    if (entry.error !== undefined) item.error = entry.error;
+    if (entry.retryAfter !== undefined) item.retry_after = entry.retryAfter;
+    if (entry.verifiedAt !== undefined) item.verified_at = entry.verifiedAt;
+    if (entry.status !== 'connected' && entry.status !== 'disabled_by_admin')
+      item.setup_url = connector.setupUrl;
+    return item;
+  });
+  return { items, capturedAt: snapshot.capturedAt, unknownConnectorIds: snapshot.unknownConnectorIds };
+}
 
 /** `patchbay connectors`: every installed connector and its status for the subject. */
 export const connectorsCommand: Command = {
@@ -11,65 +81,14 @@ export const connectorsCommand: Command = {
   options: {},
   positionals: { required: [] },
   async run(runtime) {
-    // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
-    const [{ captureStatus, connectorStatusWire }, { displayIdentity }] = await Promise.all([
-      import('@patchbay/protocol'),
-      import('@patchbay/connector'),
-    ]);
     const { subject } = runtime.settings;
-    const connectors = await runtime.connectors();
-    const store = runtime.store();
-    const [snapshot, summaries, state] = await Promise.all([
-      captureStatus({ connectors, source: store, subject }),
-      store.listConnections(subject),
-      store.load(subject),
-    ]);
-    // Rows written before identities were checked may hold one that echoes the token: never print it.
-    const credentialsOf = new Map(
-      state.connections.map((connection) => [connection.connectorId, connection]),
-    );
-    const secretFieldsOf = new Map(
-      connectors.map((connector) => [
-        connector.id,
-        connector.auth.fields.filter((field) => field.secret !== false).map((field) => field.name),
-      ]),
-    );
-    const identities = new Map(
-      summaries.map((summary) => [
-        summary.connectorId,
-        displayIdentity(
-          summary.identity,
-          credentialsOf.get(summary.connectorId)?.credentials,
-          secretFieldsOf.get(summary.connectorId),
-        ),
-      ]),
-    );
-    const wire = connectorStatusWire(snapshot, { connectors, includeDisabled: true });
-    const items = connectors.map((connector) => {
-      const entry = snapshot.connectors[connector.id]!;
-      const view = wire[connector.id] as Record<string, unknown> | undefined;
-      const item: Record<string, unknown> = {
-        id: connector.id,
-        name: connector.name,
-        status: entry.status,
-        scopes: entry.status === 'connected' ? entry.scopes : [],
-        tools: (view?.tools as string[] | undefined) ?? [],
-      };
-      const identity = identities.get(connector.id);
-      if (identity && entry.status === 'connected') item.identity = identity;
-      if (entry.error !== undefined) item.error = entry.error;
-      if (entry.retryAfter !== undefined) item.retry_after = entry.retryAfter;
-      if (entry.verifiedAt !== undefined) item.verified_at = entry.verifiedAt;
-      if (entry.status !== 'connected' && entry.status !== 'disabled_by_admin')
-        item.setup_url = connector.setupUrl;
-      return item;
-    });
+    const { items, capturedAt, unknownConnectorIds } = await connectorStatusItems(runtime, subject);
     if (runtime.settings.json) {
       runtime.printJson({
         subject,
-        captured_at: snapshot.capturedAt,
+        captured_at: capturedAt,
         connectors: items,
-        unknown_connector_ids: snapshot.unknownConnectorIds,
+        unknown_connector_ids: unknownConnectorIds,
       });
       return exitCodes.ok;
     }
@@ -98,10 +117,8 @@ export const connectorsCommand: Command = {
         ]),
       ),
     );
-    if (snapshot.unknownConnectorIds.length > 0) {
-      runtime.note(
-        `Stored state for connectors that are not installed: ${snapshot.unknownConnectorIds.join(', ')}`,
-      );
+    if (unknownConnectorIds.length > 0) {
+      runtime.note(`Stored state for connectors that are not installed: ${unknownConnectorIds.join(', ')}`);
     }
     return exitCodes.ok;
   },

@@ -1,5 +1,39 @@
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
+import type { CliRuntime } from '../runtime.js';
+
+/** The per-turn context block and its size, as {@link turnContext} renders it. */
+export interface TurnContext {
+  context: string;
+  tokens: number;
+  capturedAt: string;
+}
+
+/**
+ * The exact per-turn block a subject's agent would get now, and its token count (o200k_base).
+ * `verify` re-checks every stored credential against its service first, as a fresh turn with
+ * verification would. What `patchbay context` and the console both show.
+ */
+export async function turnContext(
+  runtime: CliRuntime,
+  subject: string,
+  options: { verify?: boolean; pretty?: boolean } = {},
+): Promise<TurnContext> {
+  // Loaded on demand: the protocol package and its tokenizer subpath are only needed here.
+  const [{ captureStatus, renderTurnContext }, { countTokens }] = await Promise.all([
+    import('@patchbay/protocol'),
+    import('@patchbay/protocol/tokens'),
+  ]);
+  const connectors = await runtime.connectors();
+  const snapshot = await captureStatus({
+    connectors,
+    source: runtime.store(),
+    subject,
+    ...(options.verify ? { verify: { ttlMs: 0, timeoutMs: 10_000 } } : {}),
+  });
+  const context = renderTurnContext(snapshot, { connectors, format: options.pretty ? 'pretty' : 'compact' });
+  return { context, tokens: countTokens(context), capturedAt: snapshot.capturedAt };
+}
 
 /** `patchbay context`: the exact per-turn block the model would see now, and its size. */
 export const contextCommand: Command = {
@@ -13,26 +47,15 @@ export const contextCommand: Command = {
   },
   positionals: { required: [] },
   async run(runtime, values) {
-    // Loaded on demand: the protocol package and its tokenizer subpath are only needed here.
-    const [{ captureStatus, renderTurnContext }, { countTokens }] = await Promise.all([
-      import('@patchbay/protocol'),
-      import('@patchbay/protocol/tokens'),
-    ]);
     const { subject } = runtime.settings;
-    const connectors = await runtime.connectors();
-    const snapshot = await captureStatus({
-      connectors,
-      source: runtime.store(),
-      subject,
-      // --verify checks every stored credential against its service now, as a fresh turn with verification would.
-      ...(values.verify ? { verify: { ttlMs: 0, timeoutMs: 10_000 } } : {}),
+    const { context, tokens, capturedAt } = await turnContext(runtime, subject, {
+      verify: values.verify === true,
+      pretty: values.pretty === true,
     });
-    const context = renderTurnContext(snapshot, { connectors, format: values.pretty ? 'pretty' : 'compact' });
-    const tokens = countTokens(context);
     if (runtime.settings.json) {
       runtime.printJson({
         subject,
-        captured_at: snapshot.capturedAt,
+        captured_at: capturedAt,
         context,
         tokens,
         encoding: 'o200k_base',

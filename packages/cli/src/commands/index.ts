@@ -3,6 +3,7 @@ import { approveCommand, rejectCommand } from './approvals.js';
 import { callCommand } from './call.js';
 import { connectCommand, disconnectCommand } from './connect.js';
 import { connectorsCommand } from './connectors.js';
+import { consoleCommand } from './console.js';
 import { contextCommand } from './context.js';
 import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   proposalsCommand,
   approveCommand,
   rejectCommand,
+  consoleCommand,
   mcpCommand,
   memoryCommand,
   keysCommand,

@@ -27,6 +27,28 @@ async function policyTarget(
   }
 }
 
+/**
+ * Disables or enables a connector (or MCP server) by admin policy, for everyone (`subject`
+ * undefined) or one user, and audits it. Returns false when enabling found no rule to remove. What
+ * `patchbay disable/enable` and the console both do.
+ */
+export async function applyPolicy(
+  runtime: CliRuntime,
+  action: 'disable' | 'enable',
+  id: string,
+  subject: string | undefined,
+  kind: 'connector' | 'server' = 'connector',
+): Promise<boolean> {
+  const store = runtime.store();
+  let changed = true;
+  // One policy table for both: an MCP server's name is its agent id, which the gate, the turn and
+  // the gateway look up as they look up a connector id.
+  if (action === 'disable') await store.disableConnector(id, subject);
+  else changed = await store.enableConnector(id, subject);
+  await store.audit.append({ event: `${kind}_${action}d`, connector: id, subject: subject ?? '*' });
+  return changed;
+}
+
 /** Builds `disable` or `enable`: the admin policy switches, for connectors and MCP servers alike. */
 function policyCommand(action: 'disable' | 'enable'): Command {
   const verb = action === 'disable' ? 'Disable' : 'Enable';
@@ -44,17 +66,7 @@ function policyCommand(action: 'disable' | 'enable'): Command {
     async run(runtime, values, [id]) {
       const kind = await policyTarget(runtime, id!, values['mcp-config'] as string | undefined);
       const subject = values['user-only'] ? runtime.settings.subject : undefined;
-      const store = runtime.store();
-      let changed = true;
-      // One policy table for both: an MCP server's name is its agent id, which the gate, the turn and
-      // the gateway look up as they look up a connector id.
-      if (action === 'disable') await store.disableConnector(id!, subject);
-      else changed = await store.enableConnector(id!, subject);
-      await store.audit.append({
-        event: `${kind === 'server' ? 'server' : 'connector'}_${action}d`,
-        connector: id,
-        subject: subject ?? '*',
-      });
+      const changed = await applyPolicy(runtime, action, id!, subject, kind);
       const who = subject ? `for ${subject}` : 'for everyone';
       const what = kind === 'server' ? `MCP server ${id}` : id;
       if (runtime.settings.json)

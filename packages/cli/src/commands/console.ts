@@ -1,0 +1,110 @@
+import type { ConnectorView, ConsoleBackend } from '@patchbay/console';
+import { usageError } from '../cli-error.js';
+import type { Command } from '../command.js';
+import { exitCodes } from '../exit-codes.js';
+import { mcpServersPath } from '../orchestrator-session.js';
+import type { CliRuntime } from '../runtime.js';
+import { approveProposal, rejectProposal } from './approvals.js';
+import { removeConnection, verifyAndStore } from './connect.js';
+import { connectorStatusItems } from './connectors.js';
+import { turnContext } from './context.js';
+import { applyPolicy } from './policy.js';
+
+/** How long a pending proposal can be approved: the orchestrator's default, which the CLI's orchestrators use. */
+const proposalTtlMs = 24 * 60 * 60_000;
+
+/**
+ * The console's backend over the CLI's own building blocks, so a click does exactly what the
+ * command does: `approve` through the orchestrator's compare-and-set, `connect` through the
+ * connector's `verify`, the same audit entries.
+ */
+export function cliConsoleBackend(runtime: CliRuntime, mcpServers: string | undefined): ConsoleBackend {
+  return {
+    store: runtime.store(),
+    defaultSubject: runtime.settings.subject,
+    proposalTtlMs,
+    connectors: () => runtime.connectors(),
+    approve: (id, decidedBy) => approveProposal(runtime, id, decidedBy, mcpServers),
+    reject: (id, reason, decidedBy) => rejectProposal(runtime, id, reason, decidedBy),
+    async connect(subject, connectorId, credentials) {
+      const connector = await runtime.connector(connectorId);
+      const outcome = await verifyAndStore(runtime, connector, credentials, subject);
+      if (outcome.valid) return { status: 'connected', scopes: outcome.scopes, identity: outcome.identity };
+      return {
+        status: outcome.result.reason === 'unreachable' ? 'unreachable' : 'refused',
+        reason: outcome.result.reason,
+        message: outcome.message,
+      };
+    },
+    disconnect: (subject, connectorId) => removeConnection(runtime, subject, connectorId),
+    setPolicy: (action, connectorId, subject) => applyPolicy(runtime, action, connectorId, subject),
+    async connectorStatus(subject) {
+      // The same items `patchbay connectors --json` prints: the console's ConnectorView is their shape.
+      return (await connectorStatusItems(runtime, subject)).items as unknown as ConnectorView[];
+    },
+    async turnContext(subject, options) {
+      const { context, tokens, capturedAt } = await turnContext(runtime, subject, options);
+      return { context, tokens, encoding: 'o200k_base', captured_at: capturedAt };
+    },
+  };
+}
+
+/** Resolves on SIGINT or SIGTERM (and stops listening for them). */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** `patchbay console`: the local web page for approving, connecting and watching. */
+export const consoleCommand: Command = {
+  name: 'console',
+  usage: '[--port N] [--mcp-config FILE]',
+  summary: 'Open a local web page to approve proposals, connect accounts and watch activity',
+  examples: ['patchbay console', 'patchbay console --port 7300 --user alice'],
+  options: { port: { type: 'string' }, 'mcp-config': { type: 'string' } },
+  positionals: { required: [] },
+  async run(runtime, values) {
+    const portText = values.port as string | undefined;
+    const port = portText === undefined ? 0 : Number(portText);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      throw usageError('--port must be a whole number from 0 to 65535.');
+    }
+    // Loaded on demand: nothing else in the CLI needs the console's server or its bundled app.
+    const { startConsole } = await import('@patchbay/console');
+    const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
+    // Discovery warnings now, not on the first page load.
+    await runtime.connectors();
+    const account = runtime.settings.env.USER ?? runtime.settings.env.USERNAME;
+    let running: Awaited<ReturnType<typeof startConsole>>;
+    try {
+      running = await startConsole({
+        backend: cliConsoleBackend(runtime, mcpServers),
+        port,
+        decidedBy: `console${account ? ` (${account})` : ''}`,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw usageError(`Port ${port} is in use; pick another with --port, or leave it out for a free one.`);
+      }
+      throw error;
+    }
+    const stopped = untilStopped();
+    if (runtime.settings.json) {
+      runtime.printJson({ url: running.url, login_url: running.loginUrl, subject: runtime.settings.subject });
+    } else {
+      runtime.print(`Patchbay console for ${runtime.settings.subject} at ${running.url}`);
+      runtime.print(`Open this link to sign in (it works once):\n\n    ${running.loginUrl}\n`);
+      runtime.note('Press Ctrl+C to stop.');
+    }
+    await stopped;
+    await running.close();
+    return exitCodes.ok;
+  },
+};
