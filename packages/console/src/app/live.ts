@@ -1,0 +1,62 @@
+import { createContext } from 'preact';
+import { useContext, useEffect, useState } from 'preact/hooks';
+import type { AuditRecord } from './api.js';
+
+/** Counters that move when the server says something changed; pages re-read when theirs moves. */
+export interface LiveState {
+  proposals: number;
+  connectors: number;
+  /** Audit records heard since the page opened. */
+  audit: AuditRecord[];
+  connected: boolean;
+}
+
+const initial: LiveState = { proposals: 0, connectors: 0, audit: [], connected: false };
+
+/** The live state, provided by the app shell. */
+export const LiveContext = createContext<LiveState>(initial);
+
+/** The live state of the nearest provider. */
+export function useLive(): LiveState {
+  return useContext(LiveContext);
+}
+
+/**
+ * Listens to `/api/events` (server-sent events; the browser reconnects by itself) and counts changes.
+ * Only started once a session exists, so the stream is never opened without the cookie.
+ */
+export function useLiveEvents(enabled: boolean): LiveState {
+  const [state, setState] = useState<LiveState>(initial);
+  useEffect(() => {
+    if (!enabled) return;
+    const source = new EventSource('/api/events');
+    source.onopen = () => setState((current) => ({ ...current, connected: true }));
+    source.onerror = () => setState((current) => ({ ...current, connected: false }));
+    source.addEventListener('change', (event) => {
+      const data = JSON.parse((event as MessageEvent<string>).data) as { topic: 'proposals' | 'connectors' };
+      setState((current) => ({ ...current, [data.topic]: current[data.topic] + 1 }));
+    });
+    source.addEventListener('audit', (event) => {
+      const data = JSON.parse((event as MessageEvent<string>).data) as { records: AuditRecord[] };
+      setState((current) => ({
+        ...current,
+        audit: [...current.audit, ...data.records].slice(-5_000),
+        // An audited action may change what the other pages show (a connect, an approval).
+        connectors: current.connectors + 1,
+        proposals: current.proposals + 1,
+      }));
+    });
+    return () => source.close();
+  }, [enabled]);
+  return state;
+}
+
+/** The current time, ticking every second: for countdowns. */
+export function useNow(): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
