@@ -96,11 +96,16 @@ export const consoleCommand: Command = {
       throw error;
     }
     const stopped = untilStopped();
+    // Written past the runtime's redaction on purpose: the redactor takes any `token=` value for a
+    // secret, and this one must reach the person who started the console. It is good for one sign-in.
+    const out = (text: string) => runtime.streams.stdout.write(`${text}\n`);
     if (runtime.settings.json) {
-      runtime.printJson({ url: running.url, login_url: running.loginUrl, subject: runtime.settings.subject });
+      out(
+        JSON.stringify({ url: running.url, login_url: running.loginUrl, subject: runtime.settings.subject }),
+      );
     } else {
-      runtime.print(`Patchbay console for ${runtime.settings.subject} at ${running.url}`);
-      runtime.print(`Open this link to sign in (it works once):\n\n    ${running.loginUrl}\n`);
+      out(`Patchbay console for ${runtime.settings.subject} at ${running.url}`);
+      out(`Open this link to sign in (it works once):\n\n    ${running.loginUrl}\n`);
       runtime.note('Press Ctrl+C to stop.');
     }
     await stopped;
