@@ -343,6 +343,8 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
       }, running.baseUrl);
       expect(outcomes).toEqual(['blocked', 'blocked']);
     } finally {
+      // The tab keeps its connection alive: close it, or close() waits for the browser to let go.
+      evil.closeAllConnections();
       await new Promise<void>((resolve) => evil.close(() => resolve()));
     }
     // Nothing was disabled by any of those requests.

@@ -4,7 +4,7 @@ import { formatTime, readable } from '../format.js';
 import { useLive } from '../live.js';
 
 /** Fields shown in their own columns; the rest go in "Details". */
-const columns = new Set(['event', 'subject', 'connector', 'tool']);
+const columns = new Set(['event', 'subject', 'connector', 'tool', 'at']);
 
 /** Activity: the audit log, newest first, filterable, growing live as entries arrive. */
 export function ActivityPage() {
