@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
+
+export default defineConfig(shared);
