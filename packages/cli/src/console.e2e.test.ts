@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { openStore } from '@patchbay/store';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -229,6 +230,20 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     // The CLI agrees, and a disconnect from the CLI shows on the page without a reload.
     const status = JSON.parse((await demo.patchbay(home, ['connectors', '--json'])).stdout);
     expect(status.connectors[0]).toMatchObject({ id: 'demo', status: 'connected', identity: 'demo-user' });
+    // A rate limit recorded by another process (as the gate records a 429) shows with a countdown.
+    const store = openStore({ home, secretKey: demo.secretKey, env: {} });
+    try {
+      await store.markRateLimited('default', 'demo', new Date(Date.now() + 10 * 60_000).toISOString());
+    } finally {
+      await store.close();
+    }
+    await card.locator('[data-status="rate_limited"]').waitFor();
+    expect(await card.locator('.countdown').innerText()).toMatch(/^\((9|10) min( \d+ s)? left\)$/);
+    await page.screenshot({
+      path: join(ensureScreenshotDirectory(), 'connectors-rate-limited.png'),
+      fullPage: true,
+    });
+
     expect((await demo.patchbay(home, ['disconnect', 'demo'])).code).toBe(0);
     await card.locator('[data-status="not_configured"]').waitFor();
 

@@ -53,6 +53,8 @@ function App() {
       requestAnimationFrame(() => heading.current?.focus());
     };
     addEventListener('hashchange', onHash);
+    // The hash may have changed between the first render and this listener: read it once more.
+    setPage(pageFromHash());
     return () => removeEventListener('hashchange', onHash);
   }, []);
 

@@ -46,6 +46,15 @@ function ConnectForm({
 
   return (
     <form class="connect" onSubmit={submit} autocomplete="off">
+      {/* Whose credential this is, for password managers and assistive tech; never sent. */}
+      <input
+        type="text"
+        name="username"
+        autocomplete="username"
+        value={`${subject}@${connector.id}`}
+        readOnly
+        hidden
+      />
       {connector.fields.map((field) => {
         const id = `field-${connector.id}-${field.name}`;
         return (
