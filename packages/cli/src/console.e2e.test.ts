@@ -1,3 +1,4 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: these are Playwright locators, whose innerText() is the visible text a person reads.
 import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
