@@ -78,6 +78,27 @@ function rawStatus(url: string, headers: Record<string, string>): Promise<number
   });
 }
 
+/**
+ * Controls a person cannot name: every visible input, select and button needs a label or text a
+ * screen reader announces, and every control must be reachable with Tab (no positive tabindex traps).
+ */
+async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')]
+      .filter((element) => !(element as HTMLInputElement).hidden && element.offsetParent !== null)
+      .filter((element) => {
+        const labels = (element as HTMLInputElement).labels;
+        const name =
+          element.getAttribute('aria-label') ??
+          (labels && labels.length > 0
+            ? [...labels].map((label) => label.textContent).join(' ')
+            : element.textContent);
+        return !name?.trim() || element.tabIndex < 0;
+      })
+      .map((element) => element.outerHTML.slice(0, 120)),
+  );
+}
+
 function deletedCount(itemId: string): number {
   return demo.service.deleted.filter((item) => item === itemId).length;
 }
@@ -120,6 +141,7 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
       item_id: 'a1',
     });
     await page.screenshot({ path: join(ensureScreenshotDirectory(), 'proposals.png'), fullPage: true });
+    expect(await unlabelledControls(page)).toEqual([]);
 
     expect(deletedCount('a1')).toBe(0);
     await card.getByRole('button', { name: 'Approve and run' }).click();
@@ -224,6 +246,7 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     expect(await card.innerText()).toContain('demo-user');
     expect(await card.innerText()).toContain('items:read, items:write');
     await page.screenshot({ path: join(ensureScreenshotDirectory(), 'connectors.png'), fullPage: true });
+    expect(await unlabelledControls(page)).toEqual([]);
     const html = await page.content();
     expect(html).not.toContain(demo.service.goodToken);
     expect(html).not.toContain(demo.service.revokedToken);
@@ -268,9 +291,14 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     await page.getByLabel('Event').selectOption('connector_disabled');
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.screenshot({ path: join(ensureScreenshotDirectory(), 'activity.png'), fullPage: true });
+    expect(await unlabelledControls(page)).toEqual([]);
     expect((await demo.patchbay(home, ['enable', 'demo', '--user-only'])).code).toBe(0);
 
-    await page.getByRole('link', { name: 'Context' }).click();
+    // From the keyboard: the first Tab stop is the skip link, then the page links; Enter follows one.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.getByRole('link', { name: 'Context' }).focus();
+    await page.keyboard.press('Enter');
     const count = page.getByTestId('token-count');
     await count.waitFor();
     const expected = JSON.parse((await demo.patchbay(home, ['context', '--json'])).stdout);
@@ -282,6 +310,7 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     expect(block).toContain('<connector_status');
     expect(block).toContain('"status":"connected"');
     await page.screenshot({ path: join(ensureScreenshotDirectory(), 'context.png'), fullPage: true });
+    expect(await unlabelledControls(page)).toEqual([]);
   });
 
   it('refuses requests without the session, with a used token, from another origin or host', async () => {
