@@ -182,7 +182,8 @@ function ConnectorCard({
           </div>
         )}
       </dl>
-      {connector.status !== 'connected' && connector.status !== 'disabled_by_admin' && (
+      {/* Connecting is for a missing or rejected credential; a rate limit passes by itself. */}
+      {(connector.status === 'not_configured' || connector.status === 'invalid_credentials') && (
         <ConnectForm
           connector={connector}
           subject={subject}
