@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
+import shared, { forCommonJsPg } from '../../vitest.shared.ts';
 
-export default defineConfig(shared);
+// The live-feed test also runs on Postgres, through the store's optional `pg`.
+export default forCommonJsPg(shared);
