@@ -22,14 +22,14 @@ const auditWindow = 5_000;
  * Watches the store and tells every open page. Three sources, because the store announces some
  * changes and not others: `subscribe()` (connections, policy, rate limits, proposal decisions — from
  * any process), the audit log read forward by `afterSeq` (new entries), and a light poll of the
- * proposals' ids and states (a new proposal is not announced by the store).
+ * pending proposals' ids (a new proposal is not announced by the store).
  */
 export class LiveFeed {
   private readonly clients = new Set<ServerResponse>();
   private readonly audit: AuditRecord[] = [];
   private readonly decisions = new Map<string, RecordedDecision>();
   private lastSeq = 0;
-  private proposalsFingerprint = '';
+  private proposalsFingerprint: string | undefined;
   private unsubscribe: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -90,13 +90,15 @@ export class LiveFeed {
         if (page.length < 500) break;
       }
       if (fresh.length > 0) this.broadcast({ type: 'audit', records: fresh.slice(-auditWindow) });
-      const proposals = await this.store.proposals.list();
-      const fingerprint = proposals
-        .map((proposal) => `${proposal.id}:${proposal.state}`)
+      // Only pending ones: a new proposal is always pending, and every later transition (a decision,
+      // an expiry, a run) is announced by the store itself.
+      const pending = await this.store.proposals.list({ state: 'pending' });
+      const fingerprint = pending
+        .map((proposal) => proposal.id)
         .sort()
         .join(',');
       if (fingerprint !== this.proposalsFingerprint) {
-        const first = this.proposalsFingerprint === '';
+        const first = this.proposalsFingerprint === undefined;
         this.proposalsFingerprint = fingerprint;
         if (!first) this.broadcast({ type: 'change', topic: 'proposals' });
       }
