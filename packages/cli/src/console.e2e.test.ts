@@ -293,8 +293,19 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     await page.screenshot({ path: join(ensureScreenshotDirectory(), 'activity.png'), fullPage: true });
     expect(await unlabelledControls(page)).toEqual([]);
     expect((await demo.patchbay(home, ['enable', 'demo', '--user-only'])).code).toBe(0);
+    await page.getByLabel('Event').selectOption('');
+    // At phone width the table becomes one card per entry: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('tr[data-event="connector_enabled"]').waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ensureScreenshotDirectory(), 'activity-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // From the keyboard: the first Tab stop is the skip link, then the page links; Enter follows one.
+    await page.reload();
+    await page.locator('tr[data-event="connector_enabled"]').waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.getByRole('link', { name: 'Context' }).focus();
