@@ -8,8 +8,10 @@ import { PatchbayError, redactString, success } from '@patchbay/envelope';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createApiRoutes } from './api-routes.js';
 import type { ConsoleBackend } from './backend.js';
 import { type RunningConsole, startConsole } from './console-server.js';
+import { LiveFeed } from './live-feed.js';
 
 const goodToken = 'tok_live_4Fh29sKq81LmZx0pQ';
 
@@ -216,6 +218,37 @@ describe('the console server', () => {
         body: '{}',
       });
     expect((await disable({ origin: 'http://attacker.example', 'x-csrf-token': csrf })).status).toBe(403);
+    expect(await store.listPolicy()).toEqual([]);
+  });
+
+  it('guards every route of the API table: 401 without a session, 403 for a state change without CSRF token', async () => {
+    const routes = createApiRoutes(standInBackend(store, calls), new LiveFeed(store), 'test');
+    // A concrete path for each pattern: captured parts become "stub" (or the first alternative).
+    const pathOf = (pattern: RegExp) =>
+      pattern.source
+        .replace(/^\^|\$$/g, '')
+        .replace(/\(\[\^\/\]\+\)/g, 'stub')
+        .replace(/\(([a-z]+)(\|[a-z]+)*\)/g, '$1')
+        .replaceAll('\\/', '/');
+    const posts = routes.filter((route) => route.method === 'POST').map((route) => pathOf(route.path));
+    const gets = routes.filter((route) => route.method === 'GET').map((route) => pathOf(route.path));
+    expect(posts).toEqual(
+      expect.arrayContaining(['/api/proposals/stub/approve', '/api/connectors/stub/disable']),
+    );
+    expect(posts.length + gets.length).toBe(routes.length);
+    for (const path of [...gets, ...posts]) {
+      expect((await send(`${running.url}${path.slice(1)}`)).status, path).toBe(401);
+    }
+    const { cookie } = await signIn();
+    for (const path of posts) {
+      const answer = await send(`${running.url}${path.slice(1)}`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'r', credentials: { token: 't' } }),
+      });
+      expect(answer.status, path).toBe(403);
+    }
+    expect(calls).toEqual([]);
     expect(await store.listPolicy()).toEqual([]);
   });
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import type { Connector, Proposal, ProposalState } from '@patchbay/connector';
-import { PatchbayError, redactString, redactValue } from '@patchbay/envelope';
+import { PatchbayError, redactString } from '@patchbay/envelope';
 import { ConsoleAccess, type ConsoleSession, isOwnRequest } from './access.js';
+import { ConsoleHttpError, createApiRoutes, streamed } from './api-routes.js';
 import type { ConsoleBackend } from './backend.js';
 import { LiveFeed } from './live-feed.js';
 
@@ -36,7 +36,6 @@ export interface RunningConsole {
 }
 
 const maximumBodyBytes = 64 * 1024;
-const states: ProposalState[] = ['pending', 'approved', 'rejected', 'executed', 'expired'];
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,16 +63,6 @@ const securityHeaders = {
 function defaultAppDirectory(): string {
   const candidates = [join(import.meta.dirname, 'app'), join(import.meta.dirname, '..', '..', 'dist', 'app')];
   return candidates.find((directory) => existsSync(join(directory, 'index.html'))) ?? candidates[0]!;
-}
-
-/** An HTTP error the handler answers with its status and a readable message. */
-class ConsoleHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -113,18 +102,6 @@ async function readJsonBody(request: IncomingMessage): Promise<Record<string, un
   }
 }
 
-function stringField(body: Record<string, unknown>, name: string, required: true): string;
-function stringField(body: Record<string, unknown>, name: string, required?: false): string | undefined;
-function stringField(body: Record<string, unknown>, name: string, required = false): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null || value === '') {
-    if (required) throw new ConsoleHttpError(400, `"${name}" is required.`);
-    return undefined;
-  }
-  if (typeof value !== 'string') throw new ConsoleHttpError(400, `"${name}" must be a string.`);
-  return value;
-}
-
 /** A page for a browser that has no session: how to get one, and nothing else. */
 const signedOutPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -154,80 +131,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   let access: ConsoleAccess | undefined;
   let port = 0;
 
-  async function toolIndex(): Promise<
-    Map<string, { description: string; effect: string; connector: string }>
-  > {
-    const index = new Map<string, { description: string; effect: string; connector: string }>();
-    for (const connector of await backend.connectors()) {
-      for (const tool of connector.tools) {
-        index.set(tool.name, { description: tool.description, effect: tool.effect, connector: connector.id });
-      }
-    }
-    return index;
-  }
-
-  function proposalView(
-    proposal: Proposal,
-    tools: Map<string, { description: string; effect: string }>,
-  ): Record<string, unknown> {
-    const decision = feed.decisionOf(proposal.id);
-    const tool = tools.get(proposal.tool);
-    return {
-      id: proposal.id,
-      subject: proposal.subject,
-      tool: proposal.tool,
-      tool_description: tool?.description ?? null,
-      effect: tool?.effect ?? null,
-      owner: proposal.owner ?? null,
-      args: proposal.args,
-      state: proposal.state,
-      created_at: proposal.createdAt,
-      expires_at: new Date(Date.parse(proposal.createdAt) + backend.proposalTtlMs).toISOString(),
-      decided_at: proposal.decidedAt ?? null,
-      decided_by: proposal.decidedBy ?? decision?.decided_by ?? null,
-      reason: proposal.reason ?? null,
-      envelope: decision?.envelope ?? null,
-    };
-  }
-
-  async function listProposals(url: URL): Promise<unknown[]> {
-    const subject = url.searchParams.get('subject') || undefined;
-    const state = url.searchParams.get('state') || undefined;
-    if (state !== undefined && !states.includes(state as ProposalState)) {
-      throw new ConsoleHttpError(400, `state must be one of ${states.join(', ')}.`);
-    }
-    const [proposals, tools] = await Promise.all([
-      backend.store.proposals.list({
-        ...(subject ? { subject } : {}),
-        ...(state ? { state: state as ProposalState } : {}),
-      }),
-      toolIndex(),
-    ]);
-    // Pending first, oldest first (the one waiting longest); then decided ones, latest decision first.
-    const pending = proposals
-      .filter((proposal) => proposal.state === 'pending')
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    const rest = proposals
-      .filter((proposal) => proposal.state !== 'pending')
-      .sort((a, b) => (b.decidedAt ?? b.createdAt).localeCompare(a.decidedAt ?? a.createdAt));
-    return [...pending, ...rest].map((proposal) => proposalView(proposal, tools));
-  }
-
-  async function knownSubjects(): Promise<string[]> {
-    const subjects = new Set([backend.defaultSubject]);
-    for (const proposal of await backend.store.proposals.list()) subjects.add(proposal.subject);
-    for (const record of feed.auditRecords()) {
-      const subject = record.entry.subject;
-      if (typeof subject === 'string' && subject !== '*') subjects.add(subject);
-    }
-    return [...subjects].sort();
-  }
-
-  async function connectorOf(id: string): Promise<Connector> {
-    const connector = (await backend.connectors()).find((candidate) => candidate.id === id);
-    if (!connector) throw new ConsoleHttpError(404, `No connector "${id}" is installed.`);
-    return connector;
-  }
+  const routes = createApiRoutes(backend, feed, decidedBy);
 
   async function handleApi(
     request: IncomingMessage,
@@ -235,133 +139,24 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     url: URL,
     session: ConsoleSession,
   ): Promise<void> {
-    const method = request.method ?? 'GET';
-    const path = url.pathname;
-    if (method === 'GET') {
-      if (path === '/api/session') {
-        return sendJson(response, 200, {
-          csrf_token: session.csrfToken,
-          subject: backend.defaultSubject,
-          subjects: await knownSubjects(),
-        });
+    const matching = routes
+      .map((route) => ({ route, match: route.path.exec(url.pathname) }))
+      .filter((candidate) => candidate.match !== null);
+    if (matching.length === 0) throw new ConsoleHttpError(404, 'No such API.');
+    const found = matching.find((candidate) => candidate.route.method === request.method);
+    if (!found) throw new ConsoleHttpError(405, 'Method not allowed.');
+    let body: Record<string, unknown> = {};
+    if (found.route.method === 'POST') {
+      // A state change: the browser must prove it is our page (the CSRF token only our page can
+      // read) and say where it comes from (the Origin, checked against our own before this).
+      if (request.headers.origin === undefined || !access!.hasCsrfToken(request, session)) {
+        throw new ConsoleHttpError(403, 'Missing or wrong CSRF token.');
       }
-      if (path === '/api/events') return feed.attach(response);
-      if (path === '/api/proposals') return sendJson(response, 200, await listProposals(url));
-      if (path === '/api/connectors') {
-        const subject = url.searchParams.get('subject') || backend.defaultSubject;
-        const [items, connectors, policy] = await Promise.all([
-          backend.connectorStatus(subject),
-          backend.connectors(),
-          backend.store.listPolicy(),
-        ]);
-        return sendJson(response, 200, {
-          subject,
-          connectors: items.map((item) => {
-            const connector = connectors.find((candidate) => candidate.id === item.id);
-            return {
-              ...item,
-              description: connector?.description ?? '',
-              // What the connect form asks for; never a value.
-              fields: (connector?.auth.fields ?? []).map((field) => ({
-                name: field.name,
-                description: field.description,
-                secret: field.secret !== false,
-                optional: (field as { optional?: boolean }).optional === true,
-              })),
-              disabled_for_everyone: policy.some(
-                (rule) => rule.connectorId === item.id && rule.subject === undefined,
-              ),
-              disabled_for_user: policy.some(
-                (rule) => rule.connectorId === item.id && rule.subject === subject,
-              ),
-            };
-          }),
-        });
-      }
-      if (path === '/api/audit') {
-        const after = Number(url.searchParams.get('after') ?? 0);
-        const records = feed
-          .auditRecords()
-          .filter((record) => record.seq > (Number.isFinite(after) ? after : 0));
-        return sendJson(response, 200, records);
-      }
-      if (path === '/api/context') {
-        const subject = url.searchParams.get('subject') || backend.defaultSubject;
-        const verify = url.searchParams.get('verify') === 'true';
-        return sendJson(response, 200, { subject, ...(await backend.turnContext(subject, { verify })) });
-      }
-      throw new ConsoleHttpError(404, 'No such API.');
+      body = await readJsonBody(request);
     }
-    if (method !== 'POST') throw new ConsoleHttpError(405, 'Method not allowed.');
-    // A state change: the browser must prove it is our page (the CSRF token only our page can read),
-    // and say where it comes from.
-    if (request.headers.origin === undefined || !access!.hasCsrfToken(request, session)) {
-      throw new ConsoleHttpError(403, 'Missing or wrong CSRF token.');
-    }
-    const body = await readJsonBody(request);
-    const proposalAction = /^\/api\/proposals\/([^/]+)\/(approve|reject)$/.exec(path);
-    if (proposalAction) {
-      const id = decodeURIComponent(proposalAction[1]!);
-      try {
-        if (proposalAction[2] === 'approve') {
-          const { envelope, proposal } = await backend.approve(id, decidedBy);
-          await feed.poll();
-          const tools = await toolIndex();
-          return sendJson(response, 200, {
-            envelope,
-            proposal: proposal ? proposalView(proposal, tools) : null,
-          });
-        }
-        const reason = stringField(body, 'reason', true).trim();
-        if (!reason) throw new ConsoleHttpError(400, 'Give a reason for the rejection.');
-        const rejected = await backend.reject(id, reason, decidedBy);
-        await feed.poll();
-        return sendJson(response, 200, { proposal: proposalView(rejected, await toolIndex()) });
-      } catch (error) {
-        if (PatchbayError.isInstance(error) && error.code === 'proposal_not_found') {
-          throw new ConsoleHttpError(404, `No proposal with id "${id}".`);
-        }
-        if (PatchbayError.isInstance(error) && error.code === 'proposal_not_pending') {
-          throw new ConsoleHttpError(
-            409,
-            `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
-          );
-        }
-        throw error;
-      }
-    }
-    const connectorAction = /^\/api\/connectors\/([^/]+)\/(connect|disconnect|disable|enable)$/.exec(path);
-    if (connectorAction) {
-      const id = decodeURIComponent(connectorAction[1]!);
-      const action = connectorAction[2]!;
-      const subject = stringField(body, 'subject') ?? backend.defaultSubject;
-      if (action === 'connect') {
-        const connector = await connectorOf(id);
-        const given = body.credentials;
-        if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-          throw new ConsoleHttpError(400, '"credentials" must be an object of field values.');
-        }
-        const credentials: Record<string, string> = {};
-        for (const field of connector.auth.fields) {
-          const value = (given as Record<string, unknown>)[field.name];
-          if (typeof value === 'string' && value.trim() !== '') credentials[field.name] = value.trim();
-          else if ((field as { optional?: boolean }).optional !== true) {
-            throw new ConsoleHttpError(400, `Enter ${field.description} (${field.name}).`);
-          }
-        }
-        const outcome = await backend.connect(subject, id, credentials);
-        // The backend redacts already; redacting again here keeps that true whatever backend is plugged in.
-        return sendJson(response, 200, redactValue(outcome, Object.values(credentials)));
-      }
-      if (action === 'disconnect') {
-        return sendJson(response, 200, { removed: await backend.disconnect(subject, id) });
-      }
-      const scope = body.scope === 'user' ? subject : undefined;
-      return sendJson(response, 200, {
-        changed: await backend.setPolicy(action as 'disable' | 'enable', id, scope),
-      });
-    }
-    throw new ConsoleHttpError(404, 'No such API.');
+    const params = found.match!.slice(1).map((part) => decodeURIComponent(part));
+    const answer = await found.route.run({ url, params, body, response, csrfToken: session.csrfToken });
+    if (answer !== streamed) sendJson(response, 200, answer);
   }
 
   function serveApp(response: ServerResponse, pathname: string): void {
