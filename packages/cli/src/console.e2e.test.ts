@@ -251,6 +251,15 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     expect(html).not.toContain(demo.service.goodToken);
     expect(html).not.toContain(demo.service.revokedToken);
 
+    // Per user: another user has no connection of their own.
+    await page.getByLabel('User').fill('alice');
+    await page.getByLabel('User').press('Enter');
+    await page.getByText('0 of 1 connected for alice.').waitFor();
+    await card.locator('[data-status="not_configured"]').waitFor();
+    await page.getByLabel('User').fill('default');
+    await page.getByLabel('User').press('Enter');
+    await card.locator('[data-status="connected"]').waitFor();
+
     // The CLI agrees, and a disconnect from the CLI shows on the page without a reload.
     const status = JSON.parse((await demo.patchbay(home, ['connectors', '--json'])).stdout);
     expect(status.connectors[0]).toMatchObject({ id: 'demo', status: 'connected', identity: 'demo-user' });

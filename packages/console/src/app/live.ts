@@ -9,9 +9,11 @@ export interface LiveState {
   /** Audit records heard since the page opened. */
   audit: AuditRecord[];
   connected: boolean;
+  /** How often the stream (re)opened: what happened while it was down was not heard, so pages re-read. */
+  opened: number;
 }
 
-const initial: LiveState = { proposals: 0, connectors: 0, audit: [], connected: false };
+const initial: LiveState = { proposals: 0, connectors: 0, audit: [], connected: false, opened: 0 };
 
 /** The live state, provided by the app shell. */
 export const LiveContext = createContext<LiveState>(initial);
@@ -30,7 +32,15 @@ export function useLiveEvents(enabled: boolean): LiveState {
   useEffect(() => {
     if (!enabled) return;
     const source = new EventSource('/api/events');
-    source.onopen = () => setState((current) => ({ ...current, connected: true }));
+    source.onopen = () =>
+      setState((current) => ({
+        ...current,
+        connected: true,
+        opened: current.opened + 1,
+        // Changes made while the stream was down were not announced: every page reads again.
+        proposals: current.proposals + 1,
+        connectors: current.connectors + 1,
+      }));
     source.onerror = () => setState((current) => ({ ...current, connected: false }));
     source.addEventListener('change', (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as { topic: 'proposals' | 'connectors' };

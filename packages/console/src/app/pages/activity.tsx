@@ -14,11 +14,12 @@ export function ActivityPage() {
   const [event, setEvent] = useState('');
   const [text, setText] = useState('');
 
+  // Read on opening, and again whenever the live stream reopens (entries written meanwhile were not heard).
   useEffect(() => {
     get<AuditRecord[]>('/api/audit')
       .then(setLoaded)
       .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : 'Failed.'));
-  }, []);
+  }, [live.opened]);
 
   // The first load plus whatever arrived live after it, without duplicates, newest first.
   const records = useMemo(() => {
