@@ -85,7 +85,7 @@ export async function approvalGate(
     // The stored hash is not signed: the signed arguments themselves must be this call's.
     if (argsHash(proposal.args) !== hash) problem = 'tampered';
     else if (proposal.state === 'rejected')
-      problem = verifyProposal(context.proposalKey(), proposal) ? undefined : 'tampered';
+      problem = verifyProposal(context.proposalKeys(), proposal) ? undefined : 'tampered';
     else problem = problemOf(context, proposal, entry);
     if (problem) await voidProposal(context, proposal, problem, call.correlationId);
     else usable.push(proposal);

@@ -52,6 +52,8 @@ export interface GateContext {
   readonly audit: AuditSink | undefined;
   /** The key proposals are signed with (resolved on first use). Never logged. */
   readonly proposalKey: () => Uint8Array;
+  /** Every key a stored proposal may verify with: the signing key, then keys of before a rotation. */
+  readonly proposalKeys: () => readonly Uint8Array[];
 }
 
 /** One tool call on its way through the gate. */

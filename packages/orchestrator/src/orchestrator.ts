@@ -59,6 +59,12 @@ export interface OrchestratorOptions {
    * restart. Never stored beside the proposals.
    */
   proposalKey?: Uint8Array;
+  /**
+   * Keys proposals may still be signed with (after a secret-key rotation): accepted when verifying,
+   * never used to sign. Default: the proposal store's `previousMacKeys()` (the store derives them
+   * from `PATCHBAY_PREVIOUS_SECRET_KEYS`), so approvals pending during a rotation survive it.
+   */
+  previousProposalKeys?: readonly Uint8Array[];
   /** Where refusals of tampered proposals are recorded (they are logged either way). */
   audit?: AuditSink;
   /** How long a pending proposal can be approved, from its creation. Default 24 hours. */
@@ -210,6 +216,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   const proposalStore = options.proposals ?? createInMemoryProposalStore();
   const orchestratorLog = orchestratorLogger(options.logger);
   let proposalKey: Uint8Array | undefined;
+  let proposalKeys: readonly Uint8Array[] | undefined;
   const context: GateContext = {
     statusSource: options.statusSource,
     proposals: proposalStore,
@@ -233,6 +240,13 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     proposalKey: () => {
       proposalKey ??= resolveProposalKey(options, proposalStore, orchestratorLog);
       return proposalKey;
+    },
+    proposalKeys: () => {
+      proposalKeys ??= [
+        context.proposalKey(),
+        ...(options.previousProposalKeys ?? proposalStore.previousMacKeys?.() ?? []),
+      ];
+      return proposalKeys;
     },
   };
   const instruments = createInstruments(options.meter, options.tracer);

@@ -18,7 +18,7 @@ export function problemOf(
   proposal: Proposal,
   entry?: ToolEntry,
 ): ProposalProblem | undefined {
-  if (!verifyProposal(context.proposalKey(), proposal)) return 'tampered';
+  if (!verifyProposal(context.proposalKeys(), proposal)) return 'tampered';
   const now = context.now().getTime();
   const { proposalTtlMs, approvalTtlMs } = context.limits;
   if (proposal.state === 'pending' && now - Date.parse(proposal.createdAt) > proposalTtlMs) return 'expired';

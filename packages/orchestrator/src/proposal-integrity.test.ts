@@ -135,6 +135,32 @@ describe('proposals bound by a MAC', () => {
     expect(other.agent.calls).toHaveLength(0);
   });
 
+  it('keeps a proposal made before a key rotation: approved and run once under the new key, with the old one as previous', async () => {
+    const proposals = createInMemoryProposalStore();
+    const before = await setup({ proposals });
+    const id = proposalIdOf(await before.orchestrator.execute('remote_delete', { text: 'r1' }, { subject }));
+    const rotated = new Uint8Array(32).fill(7);
+    // After the rotation, without the old key: refused as tampered, nothing runs.
+    const forgetful = await setup({ proposals, proposalKey: rotated });
+    await expect(forgetful.orchestrator.approve(id)).rejects.toMatchObject({ code: 'proposal_tampered' });
+    expect(forgetful.agent.calls).toHaveLength(0);
+    // With it as a previous key (from the store's previousMacKeys()), the person's approval stands.
+    const id2 = proposalIdOf(await before.orchestrator.execute('remote_delete', { text: 'r2' }, { subject }));
+    const store: ProposalStore = { ...proposals, previousMacKeys: () => [key] };
+    const after = await setup({ proposals: store, proposalKey: rotated });
+    expect(await after.orchestrator.approveAndExecute(id2)).toMatchObject({ ok: true });
+    expect(await after.orchestrator.approveAndExecute(id2).catch((error) => error.code)).toBe(
+      'proposal_not_pending',
+    );
+    expect(after.agent.calls).toHaveLength(1);
+    // A proposal signed with no key the orchestrator holds is still refused.
+    const stranger = await setup({ proposals, proposalKey: new Uint8Array(32).fill(9) });
+    const id3 = proposalIdOf(
+      await stranger.orchestrator.execute('remote_delete', { text: 'r3' }, { subject }),
+    );
+    await expect(after.orchestrator.approve(id3)).rejects.toMatchObject({ code: 'proposal_tampered' });
+  });
+
   it("uses the store's macKey(), and warns when a store of its own comes without a key", async () => {
     const inner = createInMemoryProposalStore();
     const keyed: ProposalStore = { ...inner, macKey: () => key };

@@ -62,21 +62,24 @@ export function approvalMac(
 }
 
 /**
- * Whether a stored proposal is what the gate signed: its MAC verifies (in constant time), and when
- * it is `approved`, so does its approval's. A proposal without a MAC (made before MACs, or inserted
- * by hand) fails.
+ * Whether a stored proposal is what the gate signed: its MAC verifies (in constant time) under one
+ * of `keys`, and when it is `approved`, so does its approval's. A proposal without a MAC (made
+ * before MACs, or inserted by hand) fails.
  */
-export function verifyProposal(key: Uint8Array, proposal: Proposal): boolean {
+export function verifyProposal(keys: Uint8Array | readonly Uint8Array[], proposal: Proposal): boolean {
+  // The current key first, then keys of before a rotation: a proposal made under the old key and
+  // approved under the new one verifies with one key each.
+  const candidates = keys instanceof Uint8Array ? [keys] : keys;
   let valid: boolean;
   try {
-    valid = sameMac(proposalMac(key, proposal), proposal.mac);
+    valid = candidates.some((key) => sameMac(proposalMac(key, proposal), proposal.mac));
   } catch {
     // Arguments that cannot be canonicalised (a cycle) were never signed by the gate.
     return false;
   }
   if (!valid) return false;
   if (proposal.state !== 'approved') return true;
-  return sameMac(approvalMac(key, proposal), proposal.approvalMac);
+  return candidates.some((key) => sameMac(approvalMac(key, proposal), proposal.approvalMac));
 }
 
 /** A random key for orchestrators given none: proposals then verify only in this process. */

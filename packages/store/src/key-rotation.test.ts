@@ -183,6 +183,21 @@ function describeRotation(name: string, database: () => Database, suite = descri
       expect((await after.getConnection('eve', 'extra'))?.credentials).toEqual({ token: 'late' });
     });
 
+    it('keeps a proposal made before the rotation verifiable: the old key stays a previous MAC key', async () => {
+      const db = database();
+      const before = db.open({ secretKey: oldKey });
+      await seed(before);
+      const oldMacKey = Buffer.from(before.proposals.macKey!());
+      await db.open({ secretKey: oldKey }).rotateSecretKey(newKey);
+      const after = db.open({ secretKey: newKey, previousSecretKeys: [oldKey] });
+      expect(Buffer.from(after.proposals.macKey!()).equals(oldMacKey)).toBe(false);
+      expect(after.proposals.previousMacKeys!().map((key) => Buffer.from(key).toString('hex'))).toEqual([
+        oldMacKey.toString('hex'),
+      ]);
+      // Without previous keys there is nothing to accept besides the current key.
+      expect(db.open({ secretKey: newKey }).proposals.previousMacKeys!()).toEqual([]);
+    });
+
     it('rotates rows stored before key ids were recorded', async () => {
       const db = database();
       await seed(db.open({ secretKey: oldKey }));

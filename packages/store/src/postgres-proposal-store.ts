@@ -12,11 +12,17 @@ export class PostgresProposalStore implements ProposalStore {
   constructor(
     private readonly handle: PostgresHandle,
     private readonly keySource: () => Uint8Array,
+    private readonly previousKeySource: () => Uint8Array[] = () => [],
   ) {}
 
   /** The proposal MAC key: a subkey of the store's secret key, never stored in the database. */
   macKey(): Uint8Array {
     return this.keySource();
+  }
+
+  /** Subkeys of the store's previous secret keys, so proposals signed before a key rotation still verify. */
+  previousMacKeys(): Uint8Array[] {
+    return this.previousKeySource();
   }
 
   /** Inserts a new proposal; a duplicate id is a `conflict` PatchbayError. */

@@ -65,6 +65,7 @@ export class PostgresStore implements PatchbayStore {
   readonly memory: PostgresMemoryStore;
   private ring: Keyring | undefined;
   private proposalKey: Buffer | undefined;
+  private previousProposalKeys: Buffer[] | undefined;
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
 
@@ -74,10 +75,18 @@ export class PostgresStore implements PatchbayStore {
     private readonly watcher: PostgresWatcher,
     options: { maxThreadMessageChars?: number | undefined } = {},
   ) {
-    this.proposals = new PostgresProposalStore(handle, () => {
-      this.proposalKey ??= deriveProposalKey(this.ring?.current.key ?? this.resolveKey().key);
-      return this.proposalKey;
-    });
+    this.proposals = new PostgresProposalStore(
+      handle,
+      () => {
+        this.proposalKey ??= deriveProposalKey(this.ring?.current.key ?? this.resolveKey().key);
+        return this.proposalKey;
+      },
+      () => {
+        // Once per store: the same buffers every time, so their key objects are made once too.
+        this.previousProposalKeys ??= this.keys.previous().map((key) => deriveProposalKey(key.key));
+        return this.previousProposalKeys;
+      },
+    );
     this.audit = new PostgresAuditLog(handle);
     this.threads = new PostgresThreadStore(handle, options.maxThreadMessageChars);
     this.memory = new PostgresMemoryStore(handle);

@@ -14,11 +14,17 @@ export class SqliteProposalStore implements ProposalStore {
     private readonly keySource: () => Uint8Array = () => {
       throw new PatchbayError('invalid_secret_key', 'This proposal store was opened without a secret key.');
     },
+    private readonly previousKeySource: () => Uint8Array[] = () => [],
   ) {}
 
   /** The proposal MAC key: a subkey of the store's secret key (resolved on first use). */
   macKey(): Uint8Array {
     return this.keySource();
+  }
+
+  /** Subkeys of the store's previous secret keys, so proposals signed before a key rotation still verify. */
+  previousMacKeys(): Uint8Array[] {
+    return this.previousKeySource();
   }
 
   /** Inserts a new proposal; a duplicate id is a `conflict` PatchbayError. */

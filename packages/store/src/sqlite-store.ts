@@ -71,6 +71,7 @@ export class SqliteStore implements PatchbayStore {
   private ring: Keyring | undefined;
   private readonly previousKeys: () => KeyringKey[];
   private proposalKey: Buffer | undefined;
+  private previousProposalKeys: Buffer[] | undefined;
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
   private readonly watcher: SqliteWatcher;
@@ -87,10 +88,18 @@ export class SqliteStore implements PatchbayStore {
   ) {
     this.previousKeys = options.previousKeys ?? (() => []);
     this.watcher = new SqliteWatcher(handle.path, options.watchIntervalMs);
-    this.proposals = new SqliteProposalStore(handle, () => {
-      this.proposalKey ??= deriveProposalKey(this.key().key);
-      return this.proposalKey;
-    });
+    this.proposals = new SqliteProposalStore(
+      handle,
+      () => {
+        this.proposalKey ??= deriveProposalKey(this.key().key);
+        return this.proposalKey;
+      },
+      () => {
+        // Once per store: the same buffers every time, so their key objects are made once too.
+        this.previousProposalKeys ??= this.previousKeys().map((key) => deriveProposalKey(key.key));
+        return this.previousProposalKeys;
+      },
+    );
     this.audit = new SqliteAuditLog(handle);
     this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
     this.memory = new SqliteMemoryStore(handle);

@@ -91,4 +91,10 @@ export interface ProposalStore {
    * with the same key; `createOrchestrator` uses it unless given `proposalKey`. Never log it.
    */
   macKey?(): Uint8Array;
+  /**
+   * Keys proposals may still be signed with: those of the store's previous secret keys (a key
+   * rotation in progress or just done). The orchestrator accepts a proposal or approval signed with
+   * any of them, and signs only with {@link ProposalStore.macKey}. Never log them.
+   */
+  previousMacKeys?(): Uint8Array[];
 }
