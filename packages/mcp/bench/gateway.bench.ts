@@ -23,8 +23,9 @@ import { createMcpAgent, createMcpGateway } from '../dist/index.js';
 
 const resultsPath = fileURLToPath(new URL('../../../bench/results/mcp-gateway.json', import.meta.url));
 const warmup = 300;
-const rounds = 30;
+const rounds = 10;
 const perRound = 100;
+const repetitions = 7;
 const target = 1.2;
 
 const require = createRequire(import.meta.url);
@@ -104,7 +105,8 @@ async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> 
   };
 }
 
-async function main() {
+/** One repetition: fresh server processes for every path, interleaved rounds, the samples per path. */
+async function repetition(): Promise<Map<string, number[]>> {
   const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
   await bare.connect(everything());
   const proxy = await plainProxy();
@@ -136,14 +138,32 @@ async function main() {
       }
     }
   }
+  await Promise.all([bare.close(), proxy.close(), gateway.close()]);
+  return samples;
+}
 
-  const p50 = new Map<string, number>();
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+
+async function main() {
+  // Each path talks to its own server process, and a process's round-trip time depends on where the
+  // OS places it (measured here: three identical bare clients at 72–76 µs in one run, one at 32 µs in
+  // another). A single set of processes makes the ratio a draw of that placement; fresh processes per
+  // repetition and the median of the per-repetition ratios measure the paths instead.
+  const perRepetition: Map<string, number[]>[] = [];
+  for (let index = 0; index < repetitions; index += 1) perRepetition.push(await repetition());
+  const names = ['bare_sdk_client', 'plain_sdk_proxy', 'patchbay_gateway'];
+  const pooled = new Map(
+    names.map((name) => [name, perRepetition.flatMap((samples) => samples.get(name) ?? [])]),
+  );
   const results = Object.fromEntries(
-    paths.map((path) => {
-      const sorted = [...(samples.get(path.name) as number[])].sort((a, b) => a - b);
-      p50.set(path.name, percentile(sorted, 0.5));
+    names.map((name) => {
+      const sorted = [...(pooled.get(name) as number[])].sort((a, b) => a - b);
       return [
-        path.name,
+        name,
         {
           samples: sorted.length,
           p50_ms: milliseconds(percentile(sorted, 0.5)),
@@ -153,9 +173,11 @@ async function main() {
       ];
     }),
   );
-  const ratio = (a: string, b: string) =>
-    Math.round(((p50.get(a) ?? Number.NaN) / (p50.get(b) ?? Number.NaN)) * 1000) / 1000;
-  const gatewayVsFloor = ratio('patchbay_gateway', 'plain_sdk_proxy');
+  const ratios = (a: string, b: string) =>
+    perRepetition.map((samples) => median(samples.get(a) ?? []) / median(samples.get(b) ?? []));
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  const gatewayVsFloor = ratios('patchbay_gateway', 'plain_sdk_proxy');
+  const ratio = round3(median(gatewayVsFloor));
   const report = {
     benchmark: 'mcp-gateway',
     description:
@@ -164,18 +186,20 @@ async function main() {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     warmup_per_path: warmup,
+    repetitions,
+    method:
+      'each repetition spawns fresh server processes for the three paths and interleaves their rounds; ratios are per-repetition p50 ratios, reported as their median',
     results,
-    ratio_p50_plain_proxy_vs_bare: ratio('plain_sdk_proxy', 'bare_sdk_client'),
-    ratio_p50_gateway_vs_bare: ratio('patchbay_gateway', 'bare_sdk_client'),
-    ratio_p50_gateway_vs_plain_proxy: gatewayVsFloor,
+    ratio_p50_plain_proxy_vs_bare: round3(median(ratios('plain_sdk_proxy', 'bare_sdk_client'))),
+    ratio_p50_gateway_vs_bare: round3(median(ratios('patchbay_gateway', 'bare_sdk_client'))),
+    ratio_p50_gateway_vs_plain_proxy: ratio,
+    ratio_p50_gateway_vs_plain_proxy_per_repetition: gatewayVsFloor.map(round3),
     target_ratio_p50_vs_plain_proxy: target,
-    meets_target: gatewayVsFloor <= target,
+    meets_target: ratio <= target,
   };
   await mkdir(dirname(resultsPath), { recursive: true });
   await writeFile(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
-
-  await Promise.all([bare.close(), proxy.close(), gateway.close()]);
 }
 
 await main();
