@@ -1,4 +1,6 @@
 import type { Credentials } from '@patchbay/connector';
+import { type KeyringKey, openWithRing } from './keyring.js';
+import { type ConnectionRow, credentialContext } from './store-rows.js';
 
 /** How many decrypted credentials a store keeps by default. */
 export const credentialCacheSize = 1024;
@@ -39,4 +41,31 @@ export class CredentialCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/**
+ * A stored connection's credentials, for both stores: none when the row holds none; from `cache`
+ * when this exact sealed value was opened before; else opened with the ring (`keys`, asked only on
+ * a miss) and remembered.
+ */
+export function openConnection(
+  cache: CredentialCache,
+  subject: string,
+  row: ConnectionRow,
+  keys: () => readonly KeyringKey[],
+): Credentials {
+  if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
+    return {};
+  const context = credentialContext(subject, row.connector_id);
+  const opened = cache.get(context, row.credentials_iv, row.credentials_tag);
+  if (opened) return opened;
+  const plaintext = openWithRing(
+    keys(),
+    { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
+    context,
+    row.key_id ?? null,
+  );
+  const credentials = JSON.parse(plaintext) as Credentials;
+  cache.set(context, row.credentials_iv, row.credentials_tag, credentials);
+  return credentials;
 }

@@ -6,7 +6,7 @@ import {
   type SubjectState,
 } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
-import { CredentialCache } from './credential-cache.js';
+import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
 import {
   type Keyring,
@@ -155,20 +155,9 @@ export class PostgresStore implements PatchbayStore {
   }
 
   private async decrypt(subject: string, row: ConnectionRow): Promise<Credentials> {
-    if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
-      return {};
-    const context = credentialContext(subject, row.connector_id);
-    const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
-    if (opened) return opened;
-    const plaintext = openWithRing(
-      ringKeys(await this.keyring()),
-      { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
-      context,
-      row.key_id ?? null,
-    );
-    const credentials = JSON.parse(plaintext) as Credentials;
-    this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
-    return credentials;
+    // The ring once checked stays; reading it again only when it has not been checked yet.
+    const ring = this.ring ?? (await this.keyring());
+    return openConnection(this.opened, subject, row, () => ringKeys(ring));
   }
 
   /**

@@ -5,7 +5,7 @@ import {
   type StoredConnection,
   type SubjectState,
 } from '@patchbay/connector';
-import { CredentialCache } from './credential-cache.js';
+import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
 import {
   type Keyring,
@@ -149,20 +149,7 @@ export class SqliteStore implements PatchbayStore {
   }
 
   private decrypt(subject: string, row: ConnectionRow): Credentials {
-    if (row.credentials_ciphertext === null || row.credentials_iv === null || row.credentials_tag === null)
-      return {};
-    const context = credentialContext(subject, row.connector_id);
-    const opened = this.opened.get(context, row.credentials_iv, row.credentials_tag);
-    if (opened) return opened;
-    const plaintext = openWithRing(
-      ringKeys(this.keyring()),
-      { ciphertext: row.credentials_ciphertext, iv: row.credentials_iv, tag: row.credentials_tag },
-      context,
-      row.key_id ?? null,
-    );
-    const credentials = JSON.parse(plaintext) as Credentials;
-    this.opened.set(context, row.credentials_iv, row.credentials_tag, credentials);
-    return credentials;
+    return openConnection(this.opened, subject, row, () => ringKeys(this.keyring()));
   }
 
   /**
