@@ -1,4 +1,11 @@
-import type { MemoryContext, MemoryEntry, MemoryRecord, MemoryVault } from '@patchbay/connector';
+import { randomUUID } from 'node:crypto';
+import type {
+  MemoryContext,
+  MemoryEntry,
+  MemoryRecord,
+  MemoryVault,
+  NewMemoryEntry,
+} from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
 
 // Rows and checks shared by the SQLite and Postgres memory stores: the same tables and columns on
@@ -94,3 +101,78 @@ export function tagsOf(tags: Record<string, string> | undefined): string {
   const entries = Object.entries(tags).map(([key, value]) => [key, String(value)]);
   return JSON.stringify(Object.fromEntries(entries));
 }
+
+/** The columns of an entry as the mappers read them, from the table aliased `e`. */
+export const entryColumns = 'e.id, e.vault_id, e.memory_id, e.raw_entry, e.summary, e.tags, e.created_at';
+
+/** A new vault's row, its subject and title checked. */
+export function newVaultRow(
+  subject: string,
+  vault: { title: string; description?: string | undefined },
+): VaultRow {
+  requireText(subject, 'subject');
+  requireText(vault.title, 'title');
+  return {
+    id: randomUUID(),
+    title: vault.title,
+    description: vault.description ?? null,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** A new memory's row in `vaultId`, its subject, title and type checked. */
+export function newMemoryRow(
+  subject: string,
+  vaultId: string,
+  memory: { title: string; memoryType: string; description?: string | undefined },
+): MemoryRow {
+  requireText(subject, 'subject');
+  requireText(memory.title, 'title');
+  requireText(memory.memoryType, 'memoryType');
+  return {
+    id: randomUUID(),
+    vault_id: vaultId,
+    title: memory.title,
+    memory_type: memory.memoryType,
+    description: memory.description ?? null,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** A new entry's row, its subject, raw text and summary checked and its tags as JSON. */
+export function newEntryRow(
+  subject: string,
+  vaultId: string,
+  memoryId: string,
+  entry: NewMemoryEntry,
+): EntryRow {
+  requireText(subject, 'subject');
+  requireText(entry.rawEntry, 'raw_entry');
+  requireText(entry.summary, 'summary');
+  return {
+    id: randomUUID(),
+    vault_id: vaultId,
+    memory_id: memoryId,
+    raw_entry: entry.rawEntry,
+    summary: entry.summary,
+    tags: tagsOf(entry.tags),
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** `content` of a context must be a string (it may be empty). */
+export function requireContent(content: unknown): void {
+  if (typeof content !== 'string') throw new PatchbayError('invalid_arguments', 'content must be a string.');
+}
+
+/** The answer for a vault the subject does not have. */
+export const vaultNotFound = (vaultId: string) =>
+  new PatchbayError('not_found', `No vault with id "${vaultId}".`);
+
+/** The answer for a memory the subject does not have in that vault. */
+export const memoryNotFound = (vaultId: string, memoryId: string) =>
+  new PatchbayError('not_found', `No memory with id "${memoryId}" in vault "${vaultId}".`);
+
+/** The answer for a title taken by another vault or memory. */
+export const titleTaken = (kind: 'vault' | 'memory', title: string) =>
+  new PatchbayError('conflict', `A ${kind} titled "${title}" already exists.`);

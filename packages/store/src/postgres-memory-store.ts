@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   ListEntriesOptions,
   MemoryContext,
@@ -10,7 +9,6 @@ import type {
   MemoryVault,
   NewMemoryEntry,
 } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
 import type { PoolClient } from 'pg';
 import { searchWords } from './fts-query.js';
 import {
@@ -19,19 +17,25 @@ import {
   defaultEntryLimit,
   defaultSearchLimit,
   type EntryRow,
+  entryColumns,
   type MemoryRow,
+  memoryNotFound,
+  newEntryRow,
+  newMemoryRow,
+  newVaultRow,
+  requireContent,
   requireText,
-  tagsOf,
+  titleTaken,
   toContext,
   toEntry,
   toMemory,
   toVault,
   type VaultRow,
+  vaultNotFound,
 } from './memory-rows.js';
 import { sqlState } from './postgres-database.js';
 import type { PostgresHandle } from './postgres-handle.js';
 
-const entryColumns = 'e.id, e.vault_id, e.memory_id, e.raw_entry, e.summary, e.tags, e.created_at';
 const memoryColumns = 'id, vault_id, title, memory_type, description, created_at';
 
 /** Postgres's unique_violation: the title is taken (the unique index decides, not a prior read). */
@@ -52,14 +56,7 @@ export class PostgresMemoryStore implements MemoryStore {
   constructor(private readonly handle: PostgresHandle) {}
 
   async createVault(subject: string, vault: { title: string; description?: string }): Promise<MemoryVault> {
-    requireText(subject, 'subject');
-    requireText(vault.title, 'title');
-    const row: VaultRow = {
-      id: randomUUID(),
-      title: vault.title,
-      description: vault.description ?? null,
-      created_at: new Date().toISOString(),
-    };
+    const row = newVaultRow(subject, vault);
     try {
       await this.handle.query(
         'INSERT INTO memory_vaults (id, subject, title, description, created_at) VALUES ($1, $2, $3, $4, $5)',
@@ -67,7 +64,7 @@ export class PostgresMemoryStore implements MemoryStore {
       );
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new PatchbayError('conflict', `A vault titled "${vault.title}" already exists.`);
+        throw titleTaken('vault', vault.title);
       }
       throw error;
     }
@@ -97,7 +94,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const { rowCount } = client
       ? await client.query(sql, [subject, vaultId])
       : await this.handle.query(sql, [subject, vaultId]);
-    if (!rowCount) throw new PatchbayError('not_found', `No vault with id "${vaultId}".`);
+    if (!rowCount) throw vaultNotFound(vaultId);
   }
 
   /** Checks the memory is the subject's; with `lock`, holds its row until the transaction ends. */
@@ -112,7 +109,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const values = [subject, vaultId, memoryId];
     const { rowCount } = client ? await client.query(sql, values) : await this.handle.query(sql, values);
     if (!rowCount) {
-      throw new PatchbayError('not_found', `No memory with id "${memoryId}" in vault "${vaultId}".`);
+      throw memoryNotFound(vaultId, memoryId);
     }
   }
 
@@ -121,17 +118,7 @@ export class PostgresMemoryStore implements MemoryStore {
     vaultId: string,
     memory: { title: string; memoryType: string; description?: string },
   ): Promise<MemoryRecord> {
-    requireText(subject, 'subject');
-    requireText(memory.title, 'title');
-    requireText(memory.memoryType, 'memoryType');
-    const row: MemoryRow = {
-      id: randomUUID(),
-      vault_id: vaultId,
-      title: memory.title,
-      memory_type: memory.memoryType,
-      description: memory.description ?? null,
-      created_at: new Date().toISOString(),
-    };
+    const row = newMemoryRow(subject, vaultId, memory);
     await this.requireVault(subject, vaultId);
     try {
       await this.handle.query(
@@ -141,7 +128,7 @@ export class PostgresMemoryStore implements MemoryStore {
       );
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new PatchbayError('conflict', `A memory titled "${memory.title}" already exists.`);
+        throw titleTaken('memory', memory.title);
       }
       throw error;
     }
@@ -173,18 +160,7 @@ export class PostgresMemoryStore implements MemoryStore {
     memoryId: string,
     entry: NewMemoryEntry,
   ): Promise<MemoryEntry> {
-    requireText(subject, 'subject');
-    requireText(entry.rawEntry, 'raw_entry');
-    requireText(entry.summary, 'summary');
-    const row: EntryRow = {
-      id: randomUUID(),
-      vault_id: vaultId,
-      memory_id: memoryId,
-      raw_entry: entry.rawEntry,
-      summary: entry.summary,
-      tags: tagsOf(entry.tags),
-      created_at: new Date().toISOString(),
-    };
+    const row = newEntryRow(subject, vaultId, memoryId, entry);
     // One statement: the row goes in only when the memory is the subject's.
     const { rowCount } = await this.handle.query(
       `INSERT INTO memory_entries (id, subject, vault_id, memory_id, raw_entry, summary, tags, created_at)
@@ -193,7 +169,7 @@ export class PostgresMemoryStore implements MemoryStore {
       [row.id, subject, vaultId, memoryId, row.raw_entry, row.summary, row.tags, row.created_at],
     );
     if (!rowCount) {
-      throw new PatchbayError('not_found', `No memory with id "${memoryId}" in vault "${vaultId}".`);
+      throw memoryNotFound(vaultId, memoryId);
     }
     return toEntry(row);
   }
@@ -248,9 +224,7 @@ export class PostgresMemoryStore implements MemoryStore {
     content: string,
   ): Promise<MemoryContext> {
     requireText(subject, 'subject');
-    if (typeof content !== 'string') {
-      throw new PatchbayError('invalid_arguments', 'content must be a string.');
-    }
+    requireContent(content);
     const createdAt = new Date().toISOString();
     return this.handle.transaction(async (client) => {
       // The memory's row stays locked to commit: two writers never pick the same version.

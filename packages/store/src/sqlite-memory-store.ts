@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   ListEntriesOptions,
   MemoryContext,
@@ -10,7 +9,6 @@ import type {
   MemoryVault,
   NewMemoryEntry,
 } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
 import { ftsQuery } from './fts-query.js';
 import {
   type ContextRow,
@@ -18,19 +16,24 @@ import {
   defaultEntryLimit,
   defaultSearchLimit,
   type EntryRow,
+  entryColumns,
   type MemoryRow,
+  memoryNotFound,
+  newEntryRow,
+  newMemoryRow,
+  newVaultRow,
+  requireContent,
   requireText,
-  tagsOf,
+  titleTaken,
   toContext,
   toEntry,
   toMemory,
   toVault,
   type VaultRow,
+  vaultNotFound,
 } from './memory-rows.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
-
-const entryColumns = 'e.id, e.vault_id, e.memory_id, e.raw_entry, e.summary, e.tags, e.created_at';
 
 /**
  * The {@link MemoryStore} port on the store's SQLite file. Every statement filters by subject, so
@@ -40,20 +43,13 @@ export class SqliteMemoryStore implements MemoryStore {
   constructor(private readonly handle: SqliteHandle) {}
 
   async createVault(subject: string, vault: { title: string; description?: string }): Promise<MemoryVault> {
-    requireText(subject, 'subject');
-    requireText(vault.title, 'title');
-    const row: VaultRow = {
-      id: randomUUID(),
-      title: vault.title,
-      description: vault.description ?? null,
-      created_at: new Date().toISOString(),
-    };
+    const row = newVaultRow(subject, vault);
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         const taken = this.handle
           .prepare('SELECT 1 FROM memory_vaults WHERE subject = ? AND title = ?')
           .get(subject, vault.title);
-        if (taken) throw new PatchbayError('conflict', `A vault titled "${vault.title}" already exists.`);
+        if (taken) throw titleTaken('vault', vault.title);
         this.handle
           .prepare(
             'INSERT INTO memory_vaults (id, subject, title, description, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -94,7 +90,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const found = this.handle.guard(() =>
       this.handle.prepare('SELECT 1 FROM memory_vaults WHERE subject = ? AND id = ?').get(subject, vaultId),
     );
-    if (!found) throw new PatchbayError('not_found', `No vault with id "${vaultId}".`);
+    if (!found) throw vaultNotFound(vaultId);
   }
 
   private requireMemory(subject: string, vaultId: string, memoryId: string): void {
@@ -103,8 +99,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .prepare('SELECT 1 FROM memory_memories WHERE subject = ? AND vault_id = ? AND id = ?')
         .get(subject, vaultId, memoryId),
     );
-    if (!found)
-      throw new PatchbayError('not_found', `No memory with id "${memoryId}" in vault "${vaultId}".`);
+    if (!found) throw memoryNotFound(vaultId, memoryId);
   }
 
   async createMemory(
@@ -112,24 +107,14 @@ export class SqliteMemoryStore implements MemoryStore {
     vaultId: string,
     memory: { title: string; memoryType: string; description?: string },
   ): Promise<MemoryRecord> {
-    requireText(subject, 'subject');
-    requireText(memory.title, 'title');
-    requireText(memory.memoryType, 'memoryType');
-    const row: MemoryRow = {
-      id: randomUUID(),
-      vault_id: vaultId,
-      title: memory.title,
-      memory_type: memory.memoryType,
-      description: memory.description ?? null,
-      created_at: new Date().toISOString(),
-    };
+    const row = newMemoryRow(subject, vaultId, memory);
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         this.requireVault(subject, vaultId);
         const taken = this.handle
           .prepare('SELECT 1 FROM memory_memories WHERE vault_id = ? AND title = ?')
           .get(vaultId, memory.title);
-        if (taken) throw new PatchbayError('conflict', `A memory titled "${memory.title}" already exists.`);
+        if (taken) throw titleTaken('memory', memory.title);
         this.handle
           .prepare(
             `INSERT INTO memory_memories (id, subject, vault_id, title, memory_type, description, created_at)
@@ -176,18 +161,7 @@ export class SqliteMemoryStore implements MemoryStore {
     memoryId: string,
     entry: NewMemoryEntry,
   ): Promise<MemoryEntry> {
-    requireText(subject, 'subject');
-    requireText(entry.rawEntry, 'raw_entry');
-    requireText(entry.summary, 'summary');
-    const row: EntryRow = {
-      id: randomUUID(),
-      vault_id: vaultId,
-      memory_id: memoryId,
-      raw_entry: entry.rawEntry,
-      summary: entry.summary,
-      tags: tagsOf(entry.tags),
-      created_at: new Date().toISOString(),
-    };
+    const row = newEntryRow(subject, vaultId, memoryId, entry);
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         this.requireMemory(subject, vaultId, memoryId);
@@ -259,8 +233,7 @@ export class SqliteMemoryStore implements MemoryStore {
     content: string,
   ): Promise<MemoryContext> {
     requireText(subject, 'subject');
-    if (typeof content !== 'string')
-      throw new PatchbayError('invalid_arguments', 'content must be a string.');
+    requireContent(content);
     const createdAt = new Date().toISOString();
     return this.handle.guard((database) =>
       immediateTransaction(database, () => {
