@@ -10,6 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { openStore } from '@patchbay/store';
 import { createScriptedModel } from '@patchbay/turn/testing';
+// The store package's test server helpers, as the pg-boss tests use them.
+import { freshSchema, postgresAvailable, postgresUrl } from '../../store/test/postgres-server.js';
 import {
   builtInPromptLoader,
   createMemoryAgent,
@@ -69,42 +71,15 @@ function percentile(values: number[], share: number): number {
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(3));
 }
 
-/** The local test server (as the store's benches use), one schema for this run, dropped afterwards. */
-const postgresUrl = process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const postgresSchema = `pb_memory_bench_${process.pid}`;
-
-/** Whether a Postgres server answers; the Postgres rows are left out (and said so) when none does. */
-async function postgresReachable(): Promise<boolean> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function dropPostgresSchema(): Promise<void> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${postgresSchema} CASCADE`);
-  await client.end();
-}
-
 async function latency(backend: 'sqlite' | 'postgres', sizes: number[], samples: number) {
   const home = mkdtempSync(join(tmpdir(), 'patchbay-memory-bench-'));
-  const url = new URL(postgresUrl);
-  url.searchParams.set('schema', postgresSchema);
+  // The Postgres rows in a schema of their own on the test server, dropped afterwards.
+  const schema = backend === 'postgres' ? freshSchema('memory_bench') : undefined;
   const store = openStore({
     home,
     secretKey: Buffer.alloc(32, 1).toString('base64'),
     env: {},
-    ...(backend === 'postgres' ? { url: url.toString() } : {}),
+    ...(schema ? { url: schema.url } : {}),
   });
   const memory = store.memory;
   const vault = await memory.createVault('alice', { title: 'bench' });
@@ -173,7 +148,7 @@ async function latency(backend: 'sqlite' | 'postgres', sizes: number[], samples:
   }
   await client.close();
   await store.close();
-  if (backend === 'postgres') await dropPostgresSchema();
+  await schema?.drop();
   rmSync(home, { recursive: true, force: true });
   return results;
 }
@@ -182,7 +157,7 @@ const sessions = [await session('bounded', 120), await session('full', 120)];
 const latencies = [
   ...(await latency('sqlite', [10_000, 100_000], 100)),
   // Postgres text search (GIN-indexed tsvector, ts_rank) beside SQLite's FTS5 on the same data.
-  ...((await postgresReachable()) ? await latency('postgres', [10_000, 100_000], 100) : []),
+  ...(postgresAvailable ? await latency('postgres', [10_000, 100_000], 100) : []),
 ];
 if (!latencies.some((row) => row.backend === 'postgres'))
   console.warn(`no PostgreSQL at ${postgresUrl}: the Postgres latency rows are left out`);
