@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,10 @@ import { openStore, type PatchbayStore } from '@patchbay/store';
 import { runTurn } from '@patchbay/turn';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from './workspace.js';
+import {
+  type OAuthTestServer,
+  startOAuthServer,
+} from '../../packages/mcp/test-servers/oauth-server-process.mjs';
 
 // A turn over a remote MCP server behind OAuth: the in-repo authorization + MCP server (a test
 // stand-in, packages/mcp/test-servers/oauth-server.mjs) in a child process, the real SQLite store
@@ -18,24 +20,15 @@ import { root } from './workspace.js';
 
 const timeoutMs = 120_000;
 const subject = 'ana';
-const serverScript = join(root, 'packages/mcp/test-servers/oauth-server.mjs');
-let child: ChildProcess;
+let server: OAuthTestServer | undefined;
 let base: string;
 let home: string;
 let store: PatchbayStore;
 const orchestrators: Orchestrator[] = [];
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [serverScript], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /listening (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`oauth-server exited with ${code}`)));
-  });
+  server = await startOAuthServer();
+  base = server.base;
   home = mkdtempSync(join(tmpdir(), 'patchbay-turn-oauth-'));
   store = openStore({ home, secretKey: Buffer.alloc(32, 4).toString('hex'), env: {} });
 }, timeoutMs);
@@ -43,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const orchestrator of orchestrators) await orchestrator.stop();
   store?.close();
-  child?.kill('SIGTERM');
+  server?.stop();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 

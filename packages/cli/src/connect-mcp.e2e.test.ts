@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@patchbay/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type OAuthTestServer, startOAuthServer } from '../../mcp/test-servers/oauth-server-process.mjs';
 import {
   allOutput,
   cliBinary,
   e2eTimeoutMs,
   ensureBuilt,
-  packageDirectory,
   runPatchbay,
   storeFiles,
 } from '../test-fixtures/run-patchbay.js';
@@ -21,24 +21,15 @@ import {
 
 vi.setConfig({ testTimeout: e2eTimeoutMs, hookTimeout: e2eTimeoutMs });
 
-const oauthServerScript = join(packageDirectory, '..', 'mcp', 'test-servers', 'oauth-server.mjs');
 const secretKey = Buffer.alloc(32, 11).toString('base64');
-let oauthServer: ChildProcess;
+let oauthServer: OAuthTestServer | undefined;
 let base: string;
 let home: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  oauthServer = spawn(process.execPath, [oauthServerScript], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    oauthServer.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /listening (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    oauthServer.once('exit', (code) => reject(new Error(`oauth-server exited with ${code}`)));
-  });
+  oauthServer = await startOAuthServer();
+  base = oauthServer.base;
   home = mkdtempSync(join(tmpdir(), 'patchbay-cli-oauth-'));
   writeFileSync(
     join(home, 'mcp-servers.json'),
@@ -47,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  oauthServer?.kill('SIGTERM');
+  oauthServer?.stop();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 

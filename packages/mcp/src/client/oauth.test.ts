@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type OAuthTestServer, startOAuthServer } from '../../test-servers/oauth-server-process.mjs';
 import { authorizeMcpServer } from './authorize.js';
 import type { McpHttpServerConfig } from './config.js';
 import { callContext } from './controllable-fixture.js';
@@ -13,16 +12,8 @@ import { createMcpAgent, type McpAgent } from './mcp-agent.js';
 // Real processes and real HTTP: the in-repo authorization server + protected MCP server as a child
 // process (a test stand-in for a remote server behind OAuth), the real SQLite store, our client.
 
-const serverScript = fileURLToPath(new URL('../../test-servers/oauth-server.mjs', import.meta.url));
 const secretKey = Buffer.alloc(32, 7).toString('hex');
 const slow = 120_000;
-
-interface OAuthTestServer {
-  base: string;
-  url: string;
-  stats(): Promise<Record<string, number>>;
-  revokeAll(): Promise<void>;
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -30,30 +21,9 @@ afterEach(async () => {
 });
 
 async function startServer(env: Record<string, string> = {}): Promise<OAuthTestServer> {
-  const child: ChildProcess = spawn(process.execPath, [serverScript], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(() => {
-    child.kill('SIGTERM');
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /listening (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`oauth-server exited with ${code}`)));
-  });
-  return {
-    base,
-    url: `${base}/mcp`,
-    stats: async () => (await fetch(`${base}/test/stats`)).json() as Promise<Record<string, number>>,
-    revokeAll: async () => {
-      await fetch(`${base}/test/revoke-all`, { method: 'POST' });
-    },
-  };
+  const server = await startOAuthServer(env);
+  cleanups.push(() => server.stop());
+  return server;
 }
 
 function freshStore(): { store: PatchbayStore; home: string } {
