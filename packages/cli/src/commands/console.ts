@@ -9,6 +9,7 @@ import { removeConnection, verifyAndStore } from './connect.js';
 import { connectorStatusItems } from './connectors.js';
 import { turnContext } from './context.js';
 import { applyPolicy } from './policy.js';
+import { parseInteger, untilStopped } from './serve-process.js';
 
 /** How long a pending proposal can be approved: the orchestrator's default, which the CLI's orchestrators use. */
 const proposalTtlMs = 24 * 60 * 60_000;
@@ -49,19 +50,6 @@ export function cliConsoleBackend(runtime: CliRuntime, mcpServers: string | unde
   };
 }
 
-/** Resolves on SIGINT or SIGTERM (and stops listening for them). */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 /** `patchbay console`: the local web page for approving, connecting and watching. */
 export const consoleCommand: Command = {
   name: 'console',
@@ -71,11 +59,7 @@ export const consoleCommand: Command = {
   options: { port: { type: 'string' }, 'mcp-config': { type: 'string' } },
   positionals: { required: [] },
   async run(runtime, values) {
-    const portText = values.port as string | undefined;
-    const port = portText === undefined ? 0 : Number(portText);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw usageError('--port must be a whole number from 0 to 65535.');
-    }
+    const port = parseInteger(values.port, '--port', 0, 65_535) ?? 0;
     // Loaded on demand: nothing else in the CLI needs the console's server or its bundled app.
     const { startConsole } = await import('@patchbay/console');
     const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
