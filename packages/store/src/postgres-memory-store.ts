@@ -55,19 +55,22 @@ function isUniqueViolation(error: unknown): boolean {
 export class PostgresMemoryStore implements MemoryStore {
   constructor(private readonly handle: PostgresHandle) {}
 
+  /** Inserts a row whose title is unique in its scope; the unique index's refusal becomes `taken()`. */
+  private async insertTitled(sql: string, values: unknown[], taken: () => Error): Promise<void> {
+    try {
+      await this.handle.query(sql, values);
+    } catch (error) {
+      throw isUniqueViolation(error) ? taken() : error;
+    }
+  }
+
   async createVault(subject: string, vault: { title: string; description?: string }): Promise<MemoryVault> {
     const row = newVaultRow(subject, vault);
-    try {
-      await this.handle.query(
-        'INSERT INTO memory_vaults (id, subject, title, description, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [row.id, subject, row.title, row.description, row.created_at],
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw titleTaken('vault', vault.title);
-      }
-      throw error;
-    }
+    await this.insertTitled(
+      'INSERT INTO memory_vaults (id, subject, title, description, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [row.id, subject, row.title, row.description, row.created_at],
+      () => titleTaken('vault', vault.title),
+    );
     return toVault(row);
   }
 
@@ -120,18 +123,12 @@ export class PostgresMemoryStore implements MemoryStore {
   ): Promise<MemoryRecord> {
     const row = newMemoryRow(subject, vaultId, memory);
     await this.requireVault(subject, vaultId);
-    try {
-      await this.handle.query(
-        `INSERT INTO memory_memories (id, subject, vault_id, title, memory_type, description, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row.id, subject, vaultId, row.title, row.memory_type, row.description, row.created_at],
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw titleTaken('memory', memory.title);
-      }
-      throw error;
-    }
+    await this.insertTitled(
+      `INSERT INTO memory_memories (id, subject, vault_id, title, memory_type, description, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.id, subject, vaultId, row.title, row.memory_type, row.description, row.created_at],
+      () => titleTaken('memory', memory.title),
+    );
     return toMemory(row);
   }
 
