@@ -90,17 +90,32 @@ class McpServerAgent implements McpAgent {
   }
 
   manifest(): AgentManifest & { tools: McpAgentTool[] } {
-    const client = this.connection.client;
-    const capabilities = Object.keys(client?.getServerCapabilities() ?? {}).sort();
     return {
       id: this.id,
       kind: 'mcp',
-      // The server's own name once it introduced itself, else the configured one.
-      name: client?.getServerVersion()?.name ?? this.id,
-      capabilities,
+      ...this.introduction(),
       ...(this.config.requireApproval ? { requiresApproval: true } : {}),
       tools: this.catalog.list(),
     };
+  }
+
+  private introduced: { client: unknown; name: string; capabilities: readonly string[] } | undefined;
+
+  /**
+   * The name the server gave itself (else the configured one) and the capability groups it
+   * announced: read once per connection, since the manifest is asked for on every tool listing.
+   */
+  private introduction(): { name: string; capabilities: readonly string[] } {
+    const client = this.connection.client;
+    let introduced = this.introduced;
+    if (introduced === undefined || introduced.client !== client) {
+      introduced = this.introduced = {
+        client,
+        name: client?.getServerVersion()?.name ?? this.id,
+        capabilities: Object.keys(client?.getServerCapabilities() ?? {}).sort(),
+      };
+    }
+    return { name: introduced.name, capabilities: introduced.capabilities };
   }
 
   onToolsChanged(listener: () => void): () => void {
