@@ -20,7 +20,12 @@ export const serversCommand: Command = {
     }
     const agents = await loadMcpAgents(runtime, path);
     // Admin policy as it applies to this subject (`patchbay disable <server>`, for everyone or --user-only).
-    const disabled = new Set((await runtime.store().load(runtime.settings.subject)).disabledConnectorIds);
+    // Only the servers' own rows are read: no connector's credentials are decrypted for this.
+    const policy = await runtime.store().loadConnectors(
+      runtime.settings.subject,
+      agents.map((agent) => agent.id),
+    );
+    const disabled = new Set(policy.disabledConnectorIds);
     // Start every server at once; one that fails to start is reported as down, not thrown.
     const results = await Promise.all(
       agents.map(async (agent) => {
