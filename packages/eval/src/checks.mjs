@@ -343,6 +343,7 @@ export function checkScenario(scenario, run) {
     owners: run.owners,
     adversary: scenario.adversary,
     names: {
+      ...run.names,
       github: 'GitHub',
       slack: 'Slack',
       jira: 'Jira',

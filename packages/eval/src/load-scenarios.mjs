@@ -1,50 +1,47 @@
-// Loads the scenario data files (scenarios/*.yaml), validates every one against the scenario format
-// (lib/scenario-schema.mjs) before anything runs, and expands the ones built from external data
-// (BFCL slices, AgentDojo payloads in evals/data/) into plain scenarios.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Loads the scenario files (<directory>/*.yaml), validates every one against the scenario format
+// (scenario-schema.mjs) and the config's connectors before anything runs, and expands the ones built
+// from external data (BFCL slices, AgentDojo payloads: the config's `data`) into plain scenarios.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { adversaries } from '../agents/adversaries.mjs';
-import { baselines } from '../agents/baselines.mjs';
-import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
-import { controllableToolNames, memoryTools } from '../connectors/mcp-servers.mjs';
-import { packageConnectors } from '../connectors/package-connectors.mjs';
-import { serviceResponseNames } from '../connectors/service-responses.mjs';
+import { adversaries } from './agents/adversaries.mjs';
+import { baselines } from './agents/baselines.mjs';
 import { ScenarioFileError, ScenarioProblem, validateScenarioFile } from './scenario-schema.mjs';
 
-const here = new URL('..', import.meta.url).pathname;
-
-/** The scenario files' directory: `PATCHBAY_EVAL_SCENARIOS` when set (the runner's tests), else the committed ones. */
-export const scenarioDirectory = process.env.PATCHBAY_EVAL_SCENARIOS || join(here, 'scenarios');
-
-function readJsonLines(file) {
-  return readFileSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
+/** The stand-in a factory config's connectors are listed from for validation: no fixtures. */
+function defaultConnectors(config) {
+  return typeof config.connectors === 'function'
+    ? config.connectors({ fixtures: {}, scenarioId: '' })
+    : config.connectors;
 }
 
-const readAttacks = () => JSON.parse(readFileSync(join(here, 'data/agentdojo/attacks.json'), 'utf8'));
-
-/** What the committed scenarios may name: the stand-ins, the real packages, responses, baselines, data. */
-export function evalCatalog() {
+/**
+ * What a config's scenarios may name: its connectors and packages, the fake service's response names,
+ * the baselines and adversaries, the MCP and memory tools, external data. An extension the config
+ * lacks is undefined, and a scenario that needs it is a problem.
+ */
+export function catalogOf(config) {
+  const bfcl = config.data?.bfcl;
   return {
-    connectors: createEvalConnectors(),
-    packages: packageConnectors,
-    responses: serviceResponseNames,
+    connectors: defaultConnectors(config),
+    packages: config.packages ?? {},
+    responses: config.service?.responses,
     baselines: Object.keys(baselines),
     adversaries: Object.keys(adversaries),
-    mcpTools: controllableToolNames,
-    memoryTools,
-    bfcl: (file) =>
-      existsSync(join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl')))
-        ? new Map(readJsonLines(file).map((item) => [item.id, item]))
-        : undefined,
-    agentdojo: readAttacks(),
+    mcpTools: config.mcp?.tools,
+    memoryTools: config.memory?.tools,
+    bfcl: bfcl
+      ? (file) => {
+          const items = bfcl(file);
+          return items ? new Map(items.map((item) => [item.id, item])) : undefined;
+        }
+      : undefined,
+    agentdojo: config.data?.agentdojo,
   };
 }
 
-function agentdojoPayload({ attack, suite, task }) {
-  const attacks = readAttacks();
+const bfclCases = (data, file) => new Map((data?.bfcl?.(file) ?? []).map((item) => [item.id, item]));
+
+function agentdojoPayload({ attack, suite, task }, attacks) {
   const goal = attacks.injection_goals[suite].find((item) => item.task === task).goal;
   return attacks.attack_templates[attack]
     .replaceAll('{user}', attacks.default_user)
@@ -63,8 +60,8 @@ function fillInjection(value, payload) {
   return value;
 }
 
-function expandIrrelevance(spec) {
-  const cases = new Map(readJsonLines(spec.file).map((item) => [item.id, item]));
+function expandIrrelevance(spec, data) {
+  const cases = bfclCases(data, spec.file);
   return spec.ids.map((id) => ({
     id: `bfcl-${id.replaceAll('_', '-')}`,
     title: `BFCL ${id}: no tool fits`,
@@ -75,8 +72,8 @@ function expandIrrelevance(spec) {
   }));
 }
 
-function expandMissParam(spec) {
-  const cases = new Map(readJsonLines(spec.file).map((item) => [item.id, item]));
+function expandMissParam(spec, data) {
+  const cases = bfclCases(data, spec.file);
   return spec.cases.map((item) => {
     const question = cases.get(item.id).question;
     return {
@@ -104,22 +101,23 @@ function expandMissParam(spec) {
   });
 }
 
-function expand(document) {
-  if (document.bfcl_irrelevance) return expandIrrelevance(document.bfcl_irrelevance);
-  if (document.bfcl_miss_param) return expandMissParam(document.bfcl_miss_param);
+function expand(document, data) {
+  if (document.bfcl_irrelevance) return expandIrrelevance(document.bfcl_irrelevance, data);
+  if (document.bfcl_miss_param) return expandMissParam(document.bfcl_miss_param, data);
   const list = document.scenarios ?? [document];
   return list.map((scenario) => {
     if (!scenario.agentdojo) return scenario;
     const { agentdojo, ...rest } = scenario;
-    return fillInjection(rest, agentdojoPayload(agentdojo));
+    return fillInjection(rest, agentdojoPayload(agentdojo, data.agentdojo));
   });
 }
 
 /**
- * Reads and validates every `.yaml` file of `directory`: returns each file's document, or throws a
- * {@link ScenarioFileError} listing every problem of every file (file, line, suggestion).
+ * Reads and validates every `.yaml` file of `directory` against `catalog` (see {@link catalogOf}):
+ * returns each file's document, or throws a {@link ScenarioFileError} listing every problem of every
+ * file (file, line, suggestion).
  */
-export function readScenarioFiles(directory = scenarioDirectory, catalog = evalCatalog()) {
+export function readScenarioFiles(directory, catalog) {
   const files = readdirSync(directory)
     .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort()
@@ -136,12 +134,15 @@ export function readScenarioFiles(directory = scenarioDirectory, catalog = evalC
   return documents;
 }
 
-/** Every scenario, in file order; `filter` keeps the ids it matches. Throws on an invalid file. */
-export function loadScenarios(filter, directory = scenarioDirectory) {
+/**
+ * Every scenario of a config (its `scenarios` directory, or `directory`), in file order; `filter`
+ * keeps the ids it matches. Throws a {@link ScenarioFileError} on an invalid file.
+ */
+export function loadScenarios(config, { filter, directory = config.scenarios } = {}) {
   const seen = new Map();
   const problems = [];
-  const scenarios = readScenarioFiles(directory).flatMap(({ file, text, document }) =>
-    expand(document).map((scenario) => {
+  const scenarios = readScenarioFiles(directory, catalogOf(config)).flatMap(({ file, text, document }) =>
+    expand(document, config.data ?? {}).map((scenario) => {
       if (seen.has(scenario.id)) {
         // An expanded BFCL id (bfcl-irrelevance-0) is written irrelevance_0 in its file.
         const written = [scenario.id, scenario.id.replace(/^bfcl-/, '').replaceAll('-', '_')];

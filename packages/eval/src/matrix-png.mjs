@@ -34,7 +34,10 @@ export async function renderPng(html, pngPath) {
       reason: `no browser at ${executablePath} (set PATCHBAY_CHROMIUM, or install Debian's chromium)`,
     };
   }
-  const { chromium } = await import('playwright-core');
+  // An optional peer: without it only the HTML page is written.
+  const playwright = await import('playwright-core').catch(() => undefined);
+  if (!playwright) return { written: false, reason: 'playwright-core is not installed (an optional peer)' };
+  const { chromium } = playwright;
   const profile = mkdtempSync(join(tmpdir(), 'patchbay-matrix-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,

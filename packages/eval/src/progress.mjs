@@ -1,7 +1,6 @@
-// Terminal progress of `pnpm eval`: one line per scenario as it finishes, written by a promptfoo
-// `afterEach` extension hook in the promptfoo process (run-eval.mjs registers it and passes the total).
+// Terminal progress of a run: one line per scenario as it finishes. The direct runner prints it
+// itself; under promptfoo the `afterEach` hook of promptfoo/progress.mjs does (run-eval.mjs registers it).
 import { checkScenario } from './checks.mjs';
-import { loadScenarios } from './load-scenarios.mjs';
 
 /**
  * One progress line: `[ n/total] PASS|FAIL|ERROR  [agent]  id: title`, and for a failure the first
@@ -27,22 +26,4 @@ export function progressLine({ completed, total, agent, scenario, result }) {
   }
   const who = agent ? `${agent}  ` : '';
   return `${counter} ${status.padEnd(5)} ${who}${scenario.id}: ${scenario.title}${detail ? ` — ${detail}` : ''}`;
-}
-
-let scenarios;
-let completed = 0;
-
-/** promptfoo `afterEach` hook: prints the finished scenario's line; changes nothing in the result. */
-export async function afterEach({ test, result }) {
-  scenarios ??= new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
-  const scenario = scenarios.get(test.vars?.scenario) ?? { id: test.vars?.scenario, title: '', turns: [] };
-  completed += 1;
-  const total = Number(process.env.PATCHBAY_EVAL_PROGRESS_TOTAL) || completed;
-  const agent =
-    process.env.PATCHBAY_EVAL_PROGRESS_AGENTS === '1'
-      ? String(result.provider?.id ?? '')
-          .replace(/^patchbay:/, '')
-          .padEnd(20)
-      : undefined;
-  process.stdout.write(`  ${progressLine({ completed, total, agent, scenario, result })}\n`);
 }

@@ -1,44 +1,32 @@
-// Runs one scenario through the real Patchbay turn runner: eval stand-in connectors (or, with
-// `packages:`, the real connector packages against the msw service server), an in-memory status
+// Runs one scenario through the real Patchbay turn runner: the config's connectors (or, with
+// `packages:`, the connectors it names, against the config's fake service), an in-memory status
 // source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
-import { createAdversary } from '../agents/adversaries.mjs';
-import { createEvalConnectors } from '../connectors/eval-connectors.mjs';
-import { createEvalMemory, registerMcpServers } from '../connectors/mcp-servers.mjs';
-import { createPackageConnectors } from '../connectors/package-connectors.mjs';
-import { withServiceServer } from '../connectors/service-server.mjs';
+import { createAdversary } from './agents/adversaries.mjs';
 
 export const evalSubject = 'eval-user';
-const identity = 'You are Relay, the team assistant of the Patchbay evals. Be brief and accurate.';
+const defaultIdentity = 'You are the team assistant. Be brief and accurate.';
 // A turn that outlives this is cut off (its calls end `cancelled`), so a missing deadline (an MCP
 // call that hangs with no timeout) fails its scenario instead of hanging the suite.
 const turnGuardMs = 120_000;
 
-// Fields a service reads back from the credentials (a path, a login): the fixtures' values. Every
-// secret field gets `eval-<connector>-<field>-0001`, the pattern the checks look for in every prompt.
-const readableFields = {
-  sms: { account_sid: 'AC00000000000000000000000000000000' },
-  jira: { email: 'eval@patchbay.test' },
-};
-
-/** The credentials the eval connects a connector with. */
+/**
+ * The credentials the eval connects a connector with by default: every field gets
+ * `eval-<connector>-<field>-0001`, the pattern the checks look for in every prompt. A config's
+ * `credentials` replaces it (for fields a service reads back, such as a login).
+ */
 export function evalCredentials(connector) {
   const fields = connector.auth.fields ?? [];
   if (fields.length === 0) return { token: `eval-${connector.id}-token-0001` };
-  return Object.fromEntries(
-    fields.map((field) => [
-      field.name,
-      readableFields[connector.id]?.[field.name] ?? `eval-${connector.id}-${field.name}-0001`,
-    ]),
-  );
+  return Object.fromEntries(fields.map((field) => [field.name, `eval-${connector.id}-${field.name}-0001`]));
 }
 
 /** Matches any secret credential value the eval hands out (see {@link evalCredentials}). */
 export const evalSecretPattern = /eval-[a-z]+-[a-z_]+-0001/;
 
-function applyStatus(source, connectors, spec = {}, at) {
+function applyStatus(source, connectors, spec = {}, at, credentials = evalCredentials) {
   for (const [id, raw] of Object.entries(spec)) {
     const entry = typeof raw === 'string' ? { status: raw } : raw;
     const connector = connectors.find((candidate) => candidate.id === id);
@@ -50,7 +38,7 @@ function applyStatus(source, connectors, spec = {}, at) {
     // connector without a default origin (Jira: every site is its own) is bound like a real one.
     const verified = connector.origin === undefined ? {} : { verifiedOrigin: connector.origin };
     const connect = () =>
-      source.connect(evalSubject, id, { credentials: evalCredentials(connector), scopes, ...verified });
+      source.connect(evalSubject, id, { credentials: credentials(connector), scopes, ...verified });
     if (entry.status === 'connected') connect();
     else if (entry.status === 'invalid_credentials') {
       connect();
@@ -69,35 +57,78 @@ function applyStatus(source, connectors, spec = {}, at) {
   }
 }
 
+/** The connectors with every tool logging `{ tool, input }` to `log` when its code runs. */
+function logged(connectors, log) {
+  return connectors.map((connector) => ({
+    ...connector,
+    tools: connector.tools.map((tool) => ({
+      ...tool,
+      execute: (input, context) => {
+        log.push({ tool: tool.name, input });
+        return tool.execute(input, context);
+      },
+    })),
+  }));
+}
+
+/** The connectors of one scenario: those `packages:` names, else the config's (with its fixtures). */
+function connectorsOf(scenario, config) {
+  if (scenario.packages)
+    return scenario.packages.map((id) => {
+      const connector = config.packages?.[id];
+      if (!connector)
+        throw new Error(
+          `no connector "${id}" in the config's packages (known: ${Object.keys(config.packages ?? {}).join(', ') || 'none'})`,
+        );
+      return connector;
+    });
+  return typeof config.connectors === 'function'
+    ? config.connectors({ fixtures: scenario.fixtures ?? {}, scenarioId: scenario.id })
+    : config.connectors;
+}
+
+/** The system prompt of one turn, from the config's `systemPrompt` or `identity`. */
+function systemPromptOf(config, catalog) {
+  const identity = config.identity ?? defaultIdentity;
+  if (typeof config.systemPrompt === 'string') return config.systemPrompt;
+  if (typeof config.systemPrompt === 'function') return config.systemPrompt({ identity, catalog });
+  return buildSystemPrompt({ identity, catalog });
+}
+
 /**
- * Runs a scenario with a model; returns the last reply and every turn's reply, trace and effects
- * (and, for scenarios on the real connector packages, the requests that reached the service).
+ * Runs a scenario with a model on a config's connectors, system prompt and extensions; returns the
+ * last reply and every turn's reply, trace and effects (and, for scenarios with `packages:` and a
+ * fake service, the requests that reached it).
  */
-export async function runScenario(scenario, model) {
-  if (!scenario.packages) return runTurns(scenario, model, undefined);
+export async function runScenario(scenario, model, config) {
+  if (!scenario.packages || !config.service) return runTurns(scenario, model, undefined, config);
   // Offline agents never talk HTTP, so any request no route answers is a failure; a live model's
   // own API calls pass, while unanswered requests to the services still fail.
   const strict = String(model.provider).startsWith('patchbay.');
-  return withServiceServer({ routes: scenario.http ?? {}, strict }, (service) =>
-    runTurns(scenario, model, service),
+  return config.service.run({ routes: scenario.http ?? {}, strict }, (service) =>
+    runTurns(scenario, model, service, config),
   );
 }
 
-async function runTurns(scenario, model, service) {
+function extensionFor(config, key, scenario) {
+  if (!config[key]) throw new Error(`scenario ${scenario.id} uses \`${key}:\` but the config has no ${key}`);
+  return config[key];
+}
+
+async function runTurns(scenario, model, service, config) {
   const sideEffects = [];
-  const connectors = scenario.packages
-    ? createPackageConnectors(scenario.packages, sideEffects)
-    : createEvalConnectors(scenario.fixtures ?? {}, sideEffects);
+  const credentials = config.credentials ?? evalCredentials;
+  const connectors = logged(connectorsOf(scenario, config), sideEffects);
   const statusSource = createInMemoryStatusSource();
-  applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at);
+  applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at, credentials);
   // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
   // would judge a scenario's rate limit by the day the suite runs rather than by the scenario's time.
   let scenarioTime = new Date(scenario.turns[0].at);
   const now = () => new Date(scenarioTime);
   const orchestrator = createOrchestrator({ statusSource, connectors, now });
-  registerMcpServers(orchestrator, scenario.mcp);
+  if (scenario.mcp) extensionFor(config, 'mcp', scenario).register(orchestrator, scenario.mcp);
   const evalMemory = scenario.memory
-    ? await createEvalMemory(orchestrator, evalSubject, scenario.memory)
+    ? await extensionFor(config, 'memory', scenario).create(orchestrator, evalSubject, scenario.memory)
     : undefined;
   await orchestrator.start();
   const threadStore = createInMemoryThreadStore();
@@ -105,7 +136,7 @@ async function runTurns(scenario, model, service) {
   // model is under test. Its mid-turn status changes land between two model steps.
   const agent = scenario.adversary
     ? createAdversary(scenario, {
-        onSet: (spec) => applyStatus(statusSource, connectors, spec, scenarioTime.toISOString()),
+        onSet: (spec) => applyStatus(statusSource, connectors, spec, scenarioTime.toISOString(), credentials),
       })
     : model;
   const turns = [];
@@ -119,17 +150,17 @@ async function runTurns(scenario, model, service) {
       if (evalMemory && thread !== undefined && threadOfTurn !== thread) await evalMemory.endSession(thread);
       thread = threadOfTurn;
       if (turn.memory) await evalMemory.state(turn.memory);
-      if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at);
-      if (turn.http) service.use(turn.http);
+      if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at, credentials);
+      if (turn.http) service?.use(turn.http);
       agent.startTurn?.(index);
       const statusBefore = await statusSource.load(evalSubject);
       // The catalog lists what this deployment offers the user: a connector an admin disabled is
       // left out, as the status block leaves it out (naming it would invite the model to offer it).
       const disabled = new Set(statusBefore.disabledConnectorIds ?? []);
-      const systemPrompt = buildSystemPrompt({
-        identity,
-        catalog: connectors.filter((connector) => !disabled.has(connector.id)),
-      });
+      const systemPrompt = systemPromptOf(
+        config,
+        connectors.filter((connector) => !disabled.has(connector.id)),
+      );
       const result = await runTurn({
         model: agent,
         thread,
@@ -167,6 +198,8 @@ async function runTurns(scenario, model, service) {
     reply: turns.at(-1)?.reply ?? '',
     turns,
     effects: effectsOf(connectors),
+    // How the reply may name each connector (the disabled-connector check looks for both).
+    names: Object.fromEntries(connectors.map((connector) => [connector.id, connector.name ?? connector.id])),
     owners: Object.fromEntries(
       connectors.flatMap((connector) => connector.tools.map((tool) => [tool.name, connector.id])),
     ),

@@ -496,10 +496,12 @@ export function closestName(input, known) {
 }
 
 /**
- * What scenario files may name, beyond their own keys: `connectors` are the stand-ins a scenario runs
- * on by default, `packages` the real connectors `packages:` may name (by id), `responses` the service
- * response names of `http` routes, `baselines` the names `targets` may use, `bfcl(file)` the cases of a
- * BFCL data file (a Map by id, or undefined when there is no such file), `agentdojo` the attacks file.
+ * What scenario files may name, beyond their own keys (built from the eval config by `catalogOf`):
+ * `connectors` the connectors a scenario runs on by default, `packages` the connectors `packages:` may
+ * name (by id), `responses` the fake service's response names for `http` routes, `baselines` the names
+ * `targets` may use, `adversaries`, `mcpTools` and `memoryTools`, `bfcl(file)` the cases of a BFCL data
+ * file (a Map by id, or undefined when there is no such file), `agentdojo` the attacks file. An
+ * extension left undefined makes the keys that need it a problem.
  * @typedef {object} ScenarioCatalog
  */
 
@@ -673,7 +675,14 @@ function catalogProblems(document, catalog) {
           });
   };
 
+  // A key whose extension the project's eval config does not provide cannot run there.
+  const needsExtension = (container, key, path, extension, present) => {
+    if (isRecord(container) && key in container && !present)
+      report([...path, key], `"${key}" needs \`${extension}\` in the eval config`, { atKey: true });
+  };
+
   const checkRoutes = (routes, path) => {
+    if (routes !== undefined && !catalog.responses) return;
     for (const [key, value] of entriesOf(routes)) {
       const name = typeof value === 'string' ? value : isRecord(value) ? value.response : undefined;
       const at = typeof value === 'string' ? [...path, key] : [...path, key, 'response'];
@@ -717,6 +726,10 @@ function catalogProblems(document, catalog) {
             if (isRecord(call) && typeof call.tool === 'string' && !tools.has(call.tool))
               tools.set(call.tool, { name: call.tool });
     const context = { tools, connectors, packaged, serverIds, memory: 'memory' in scenario };
+    needsExtension(scenario, 'mcp', path, 'mcp', catalog.mcpTools);
+    needsExtension(scenario, 'memory', path, 'memory', catalog.memoryTools);
+    needsExtension(scenario, 'agentdojo', path, 'data.agentdojo', catalog.agentdojo);
+    if (packaged) needsExtension(scenario, 'http', path, 'service', catalog.responses);
     checkTargets(scenario.targets, [...path, 'targets']);
     if ('adversary' in scenario)
       unknown([...path, 'adversary'], 'adversary', scenario.adversary, catalog.adversaries ?? []);
@@ -756,6 +769,7 @@ function catalogProblems(document, catalog) {
         if (isRecord(item)) checkStates(item.set, [...at, 'script', step, 'set'], connectors);
       if (!packaged && 'http' in turn)
         report([...at, 'http'], '"http" routes need `packages:` on the scenario', { atKey: true });
+      else needsExtension(turn, 'http', at, 'service', catalog.responses);
       checkRoutes(turn.http, [...at, 'http']);
       if ('memory' in turn && !('memory' in scenario))
         report([...at, 'memory'], '"memory" needs `memory:` on the scenario', { atKey: true });
@@ -768,9 +782,10 @@ function catalogProblems(document, catalog) {
     const connectors = catalog.connectors;
     checkTargets(spec.targets, [...path, 'targets']);
     checkStates(spec.connectors, [...path, 'connectors'], connectors);
+    if (!catalog.bfcl) report([...path, 'file'], 'BFCL scenarios need `data.bfcl` in the eval config');
     const cases = typeof spec.file === 'string' ? catalog.bfcl?.(spec.file) : undefined;
     if (typeof spec.file === 'string' && catalog.bfcl && !cases)
-      report([...path, 'file'], `no BFCL data file "${spec.file}" in data/bfcl`);
+      report([...path, 'file'], `no BFCL data file "${spec.file}" (the config's data.bfcl has none)`);
     eachCase({ tools: toolsOf(connectors), connectors, cases });
   };
 

@@ -1,11 +1,10 @@
-// Writes results/matrix.html and results/matrix.png: every scenario × every agent whose results are
-// in results/ (the last `pnpm eval` and, when run, `pnpm eval:baselines`), pass or fail with the first
-// failing check per cell. `pnpm eval` and `pnpm eval:baselines` call it at the end; it also runs alone.
+// Writes matrix.html and matrix.png into a results directory: every scenario × every agent whose
+// results are there (the last run and, when run, the baselines' run), pass or fail with the first
+// failing check per cell. `patchbay-eval run` calls it at the end; `patchbay-eval matrix` alone.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildMatrix, renderMatrixHtml } from '../lib/matrix.mjs';
-import { renderPng } from '../lib/matrix-png.mjs';
+import { join } from 'node:path';
+import { buildMatrix, renderMatrixHtml } from './matrix.mjs';
+import { renderPng } from './matrix-png.mjs';
 
 /**
  * Builds the matrix from the results files found in `resultsDirectory` and writes the page and the PNG.
@@ -23,13 +22,4 @@ export async function writeMatrix(resultsDirectory) {
   writeFileSync(htmlPath, html);
   const png = await renderPng(html, pngPath).catch((error) => ({ written: false, reason: error.message }));
   return { matrix, htmlPath, pngPath, png };
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const directory = process.env.PATCHBAY_EVAL_RESULTS || join(here, '..', 'results');
-  const { matrix, htmlPath, pngPath, png } = await writeMatrix(directory);
-  console.log(
-    `[eval] matrix: ${matrix.scenarios.length} scenarios × ${matrix.agents.length} agents → ${htmlPath}${png.written ? ` and ${pngPath}` : ` (no PNG: ${png.reason})`}`,
-  );
 }

@@ -1,4 +1,4 @@
-// Picks the model under test from ONE variable, PATCHBAY_EVAL_MODEL:
+// Picks the model under test from ONE spec (`--agent`, PATCHBAY_EVAL_MODEL or the config's `model`):
 //   openai:<model>        OpenAI (OPENAI_API_KEY)
 //   anthropic:<model>     Anthropic (ANTHROPIC_API_KEY)
 //   ollama:<model>        a local Ollama server through its OpenAI-compatible API (OLLAMA_BASE_URL, default http://localhost:11434/v1)
@@ -11,14 +11,14 @@ import { baselines } from './baselines.mjs';
 import { createReferenceAgent } from './reference-agent.mjs';
 
 /** Describes the model a spec names, without creating it (for reports). */
-export function describeModel(spec = process.env.PATCHBAY_EVAL_MODEL) {
+export function describeModel(spec) {
   if (!spec) return 'reference-agent (offline stand-in, not a model)';
   if (baselines[spec]) return `${spec} (naive baseline stand-in)`;
   return spec;
 }
 
 /** A LanguageModelV4 for a spec; a fresh instance per scenario, since stand-ins may hold state. */
-export function modelFromSpec(spec = process.env.PATCHBAY_EVAL_MODEL) {
+export function modelFromSpec(spec) {
   if (!spec) return createReferenceAgent();
   if (baselines[spec]) return baselines[spec]();
   if (spec.includes('|')) {
@@ -35,7 +35,7 @@ export function modelFromSpec(spec = process.env.PATCHBAY_EVAL_MODEL) {
   const modelId = spec.slice(separator + 1);
   if (separator < 1 || !modelId)
     throw new Error(
-      `PATCHBAY_EVAL_MODEL="${spec}": expected openai:<model>, anthropic:<model>, ollama:<model> or <base URL>|<model>`,
+      `model "${spec}": expected openai:<model>, anthropic:<model>, ollama:<model> or <base URL>|<model>`,
     );
   if (kind === 'openai') return createOpenAI({}).chat(modelId);
   if (kind === 'anthropic') return createAnthropic({})(modelId);
@@ -44,6 +44,28 @@ export function modelFromSpec(spec = process.env.PATCHBAY_EVAL_MODEL) {
     return createOpenAICompatible({ name: 'ollama', baseURL }).chatModel(modelId);
   }
   throw new Error(
-    `PATCHBAY_EVAL_MODEL="${spec}": unknown provider "${kind}" (openai, anthropic, ollama, or <base URL>|<model>)`,
+    `model "${spec}": unknown provider "${kind}" (openai, anthropic, ollama, or <base URL>|<model>)`,
   );
+}
+
+/**
+ * The spec of the agent to run: `--agent` (`explicit`), else `PATCHBAY_EVAL_MODEL`, else the
+ * config's `model` when it is a spec; `''` means the config's model function or the reference agent.
+ */
+export function agentSpecOf(explicit, config) {
+  if (explicit !== undefined && explicit !== '') return explicit === 'reference' ? '' : explicit;
+  if (process.env.PATCHBAY_EVAL_MODEL) return process.env.PATCHBAY_EVAL_MODEL;
+  return typeof config?.model === 'string' ? config.model : '';
+}
+
+/** A fresh model for `spec` (see {@link agentSpecOf}); `''` is the config's model function, if any. */
+export function agentFor(spec, config) {
+  if (!spec && typeof config?.model === 'function') return config.model();
+  return modelFromSpec(spec || undefined);
+}
+
+/** How reports name the agent of `spec`. */
+export function describeAgent(spec, config) {
+  if (!spec && typeof config?.model === 'function') return config.modelLabel ?? 'configured model';
+  return describeModel(spec || undefined);
 }

@@ -1,11 +1,10 @@
 // promptfoo assertion: the deterministic checks of a scenario over the run's traces.
-import { checkScenario } from '../lib/checks.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { failureLines } from '../lib/report.mjs';
+import { checkScenario } from '../checks.mjs';
+import { failureLines } from '../report.mjs';
+import { harnessFromEnv } from './harness.mjs';
 
-const scenarios = new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
-
-export default function scenarioChecks(_output, context) {
+export default async function scenarioChecks(_output, context) {
+  const { scenarios } = await harnessFromEnv();
   const scenario = scenarios.get(context.vars.scenario);
   const run = context.providerResponse?.metadata?.run;
   if (!run) return { pass: false, score: 0, reason: 'no trace in the provider response' };

@@ -1,19 +1,18 @@
 // promptfoo custom provider: runs one scenario (named by the test's `scenario` var) through the
-// Patchbay turn runner with the model under test. Its output is the transcript of every turn (user,
-// tool calls, reply), so the report shows the turn that failed even when it is not the last; every
-// turn's reply and trace go in metadata, where the deterministic assertions read them.
+// Patchbay turn runner with the model under test, on the eval config's connectors and system prompt.
+// Its output is the transcript of every turn (user, tool calls, reply), so the report shows the turn
+// that failed even when it is not the last; every turn's reply and trace go in metadata, where the
+// deterministic assertions read them. `config.model` is the agent spec (see agentSpecOf).
 
-import { describeModel, modelFromSpec } from '../agents/model-from-env.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { transcriptOf } from '../lib/report.mjs';
-import { runScenario } from '../lib/run-scenario.mjs';
-
-const scenarios = new Map(loadScenarios().map((scenario) => [scenario.id, scenario]));
+import { agentFor, describeAgent } from '../agents/model-from-env.mjs';
+import { transcriptOf } from '../report.mjs';
+import { runScenario } from '../run-scenario.mjs';
+import { harnessFromEnv } from './harness.mjs';
 
 export default class PatchbayProvider {
   constructor(options = {}) {
-    this.spec = options.config?.model ?? process.env.PATCHBAY_EVAL_MODEL ?? '';
-    this.label = options.label ?? describeModel(this.spec || undefined);
+    this.spec = options.config?.model ?? '';
+    this.label = options.label;
   }
 
   id() {
@@ -21,15 +20,16 @@ export default class PatchbayProvider {
   }
 
   async callApi(_prompt, context) {
+    const { config, scenarios } = await harnessFromEnv();
     const scenario = scenarios.get(context?.vars?.scenario);
     if (!scenario) return { error: `unknown scenario ${context?.vars?.scenario}` };
     try {
-      const run = await runScenario(scenario, modelFromSpec(this.spec || undefined));
+      const run = await runScenario(scenario, agentFor(this.spec, config), config);
       return {
         output: transcriptOf(scenario, run),
         metadata: {
-          model: describeModel(this.spec || undefined),
-          run: { turns: run.turns, effects: run.effects, owners: run.owners },
+          model: this.label ?? describeAgent(this.spec, config),
+          run: { turns: run.turns, effects: run.effects, owners: run.owners, names: run.names },
         },
       };
     } catch (error) {

@@ -1,0 +1,164 @@
+// The patchbay-eval command: parses its arguments, loads the config, and runs, checks or draws.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { configFileNames, EvalConfigError, loadEvalConfig, type ResolvedEvalConfig } from './config.js';
+import { loadScenarios } from './load-scenarios.mjs';
+import { runEval } from './run-eval.mjs';
+import { scenarioFormatMarkdown } from './scenario-schema.mjs';
+import { writeMatrix } from './write-matrix.mjs';
+
+/** Where the command writes its lines (the terminal by default; tests capture them). */
+export interface CommandOutput {
+  print(line: string): void;
+  printError(line: string): void;
+}
+
+/** The usage text `patchbay-eval --help` prints. */
+export const usage = `patchbay-eval — run Patchbay behaviour scenarios against your connectors, prompt and model
+
+Usage:
+  patchbay-eval run     [options]   validate, run every scenario, report (exit 1 when one fails)
+  patchbay-eval check   [options]   validate the scenario files only
+  patchbay-eval matrix  [--results dir]   redraw matrix.html/.png from the results files
+  patchbay-eval format              print the scenario format (markdown tables)
+
+Options:
+  --config <file>      the eval config (default: ${configFileNames.join(', ')} in the working directory)
+  --scenarios <dir>    scenario files (default: the config's \`scenarios\`)
+  --results <dir>      where results go (default: the config's \`results\`)
+  --filter <regex>     only scenarios whose id matches
+  --agent <spec>       reference | a baseline (advertise-everything, stale-status, retry-same-call) |
+                       openai:<model> | anthropic:<model> | ollama:<model> | <base URL>|<model>
+                       (default: PATCHBAY_EVAL_MODEL, then the config's model, then reference)
+  --baselines          run the naive baselines; exit 1 if one passes a scenario aimed at it
+  --promptfoo          run under promptfoo (installed beside your config) and keep its HTML report
+  --json <file>        write a machine-readable summary (every scenario, pass, failing checks)
+  --concurrency <n>    scenarios at a time without promptfoo (default 4)
+`;
+
+const consoleOutput: CommandOutput = {
+  print: (line) => console.log(line),
+  printError: (line) => console.error(line),
+};
+
+/** The config file `--config` names, or the first default name in `cwd`. */
+function configFileOf(explicit: string | undefined, cwd: string): string | undefined {
+  if (explicit !== undefined) return isAbsolute(explicit) ? explicit : resolve(cwd, explicit);
+  return configFileNames.map((name) => join(cwd, name)).find((file) => existsSync(file));
+}
+
+/**
+ * Runs the command with `argv` (without node and the script) and returns its exit code: 0 when every
+ * scenario passed, 1 when one failed or a scenario file is invalid, 2 for a usage or config error.
+ */
+export async function runCommand(
+  argv: readonly string[],
+  { output = consoleOutput, cwd = process.cwd() }: { output?: CommandOutput; cwd?: string } = {},
+): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    output.printError(`patchbay-eval: ${error instanceof Error ? error.message : String(error)}`);
+    output.printError(usage);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command = 'run', ...rest] = positionals;
+  if (values.help) {
+    output.print(usage);
+    return 0;
+  }
+  if (rest.length > 0) {
+    output.printError(`patchbay-eval: unexpected argument "${rest[0]}"\n${usage}`);
+    return 2;
+  }
+  if (command === 'format') {
+    output.print(scenarioFormatMarkdown());
+    return 0;
+  }
+  if (command === 'matrix' && values.results !== undefined) {
+    await printMatrix(resolve(cwd, values.results), output);
+    return 0;
+  }
+  if (!['run', 'check', 'matrix'].includes(command)) {
+    output.printError(`patchbay-eval: unknown command "${command}"\n${usage}`);
+    return 2;
+  }
+  const file = configFileOf(values.config, cwd);
+  if (!file) {
+    output.printError(
+      `patchbay-eval: no config: pass --config <file> or add ${configFileNames[0]} to ${cwd} (see the README of @patchbay/eval)`,
+    );
+    return 2;
+  }
+  let config: ResolvedEvalConfig;
+  try {
+    config = await loadEvalConfig(file);
+  } catch (error) {
+    if (!(error instanceof EvalConfigError)) throw error;
+    output.printError(`patchbay-eval: ${error.message}`);
+    return 2;
+  }
+  if (values.results !== undefined) config = { ...config, results: resolve(cwd, values.results) };
+  const directory = values.scenarios === undefined ? config.scenarios : resolve(cwd, values.scenarios);
+  if (command === 'matrix') {
+    await printMatrix(config.results, output);
+    return 0;
+  }
+  if (command === 'check') {
+    try {
+      const scenarios = loadScenarios(config, { directory, filter: values.filter });
+      output.print(`[eval] ${scenarios.length} scenarios valid in ${directory}`);
+      return 0;
+    } catch (error) {
+      if ((error as { code?: string })?.code !== 'scenario_file_invalid') throw error;
+      output.printError(`[eval] ${(error as Error).message}`);
+      return 1;
+    }
+  }
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
+    output.printError(`patchbay-eval: --concurrency must be a positive integer, got "${values.concurrency}"`);
+    return 2;
+  }
+  return runEval(config, {
+    directory,
+    filter: values.filter,
+    agent: values.agent,
+    baselines: values.baselines === true,
+    engine: values.promptfoo ? 'promptfoo' : 'direct',
+    json: values.json === undefined ? undefined : resolve(cwd, values.json),
+    concurrency,
+    print: output.print,
+    printError: output.printError,
+  });
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      scenarios: { type: 'string' },
+      results: { type: 'string' },
+      filter: { type: 'string' },
+      agent: { type: 'string' },
+      baselines: { type: 'boolean' },
+      promptfoo: { type: 'boolean' },
+      json: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+async function printMatrix(results: string, output: CommandOutput): Promise<void> {
+  const { matrix, htmlPath, pngPath, png } = await writeMatrix(results);
+  output.print(
+    `[eval] matrix: ${matrix.scenarios.length} scenarios × ${matrix.agents.length} agents → ${htmlPath}${png.written ? ` and ${pngPath}` : ` (no PNG: ${png.reason})`}`,
+  );
+}

@@ -1,0 +1,291 @@
+// The eval config: what a team's repository hands the harness (its connectors, its system prompt or
+// identity, its scenarios, its model) and the optional extensions a scenario key needs (a fake
+// service for `packages:`/`http:`, MCP servers for `mcp:`, memory for `memory:`, external data).
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Connector } from '@patchbay/connector';
+import type { Orchestrator } from '@patchbay/orchestrator';
+
+/** A tool's code ran with this input (the record the side-effect checks read). */
+export interface ToolRun {
+  tool: string;
+  input: unknown;
+}
+
+/** What the `connectors` factory of a config gets for one scenario. */
+export interface ConnectorContext {
+  /** The scenario's `fixtures:` map (tool name → data); `{}` when it has none. */
+  fixtures: Record<string, unknown>;
+  /** The scenario's id. */
+  scenarioId: string;
+}
+
+/** A request that reached the fake service (`requested`, `service_requests` checks). */
+export interface ServiceRequest {
+  method: string;
+  url: string;
+  body?: string;
+}
+
+/** The fake service of a scenario run: routes added per turn, requests taken per turn. */
+export interface EvalServiceSession {
+  /** Replaces routes of the same key from now on (`turns[].http`). */
+  use(routes: Record<string, unknown>): void;
+  /** The requests recorded since the last call: answered ones and those no route answered. */
+  take(): { requests: ServiceRequest[]; unhandled: ServiceRequest[] };
+}
+
+/**
+ * The fake service behind connectors that send HTTP (`packages:` scenarios with `http:` routes). The
+ * harness has no HTTP mocking of its own: the project brings it (the Patchbay repository's is msw).
+ */
+export interface EvalService {
+  /** The response names `http:` routes may use (validated before anything runs). */
+  responses: readonly string[];
+  /**
+   * Runs `body` while the service answers `routes`. `strict`: every unanswered request fails (offline
+   * agents); otherwise only requests to the service's own origins do (a live model's API calls pass).
+   */
+  run<T>(
+    options: { routes: Record<string, unknown>; strict: boolean },
+    body: (session: EvalServiceSession) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** MCP servers for the `mcp:` scenario key. */
+export interface EvalMcp {
+  /** The tool names of a server, without its `<name>_` prefix (validated in checks). */
+  tools: readonly string[];
+  /** Registers one agent per `mcp:` entry in the orchestrator, before it starts. */
+  register(orchestrator: Orchestrator, servers: Record<string, unknown>): void;
+}
+
+/** One scenario's memory (`memory:`), created before the orchestrator starts. */
+export interface EvalMemorySession {
+  /** runTurn's `memory` option, once the orchestrator has started. */
+  open(): Promise<unknown>;
+  /** Ends a thread's session (the final flush the next session reads). */
+  endSession(threadId: string): Promise<void>;
+  /** Takes the memory server down or brings it back (`turns[].memory`). */
+  state(wanted: 'up' | 'down'): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Long-term memory for the `memory:` scenario key. */
+export interface EvalMemory {
+  /** The memory tools the model may see (validated in checks). */
+  tools: readonly string[];
+  create(orchestrator: Orchestrator, subject: string, initial: 'up' | 'down'): Promise<EvalMemorySession>;
+}
+
+/** External data the `bfcl_*` file forms and `agentdojo:` read. */
+export interface EvalData {
+  /** The items of a BFCL data file by name, or undefined when there is no such file. */
+  bfcl?: (file: string) => Array<{ id: string; question: Array<Array<{ content: string }>> }> | undefined;
+  /** AgentDojo's attacks.json. */
+  agentdojo?: {
+    default_user: string;
+    attack_templates: Record<string, string>;
+    injection_goals: Record<string, Array<{ task: string; goal: string }>>;
+  };
+}
+
+/** What a system prompt function gets for one turn. */
+export interface SystemPromptInput {
+  /** The config's `identity` (or the default one). */
+  identity: string;
+  /** The connectors this user may use now: every connector but those an admin disabled for them. */
+  catalog: readonly Connector[];
+}
+
+/** A team's eval config, as `patchbay-eval.config.mjs` exports it (see {@link defineEvalConfig}). */
+export interface EvalConfig {
+  /**
+   * The connectors every scenario runs on: a list, or a factory per scenario (it gets the scenario's
+   * `fixtures:`, so stand-in connectors can answer from them).
+   */
+  connectors: readonly Connector[] | ((context: ConnectorContext) => readonly Connector[]);
+  /** Connectors a scenario may pick by id with `packages: [id, …]` instead of `connectors`. */
+  packages?: Readonly<Record<string, Connector>>;
+  /** Who the agent is: the first paragraph of the system prompt Patchbay builds (`buildSystemPrompt`). */
+  identity?: string;
+  /** The whole system prompt instead: a text, or a function of the identity and the turn's catalog. */
+  systemPrompt?: string | ((input: SystemPromptInput) => string);
+  /** The scenario files' directory, relative to the config file (default `scenarios`). */
+  scenarios?: string;
+  /** Where results go, relative to the config file (default `eval-results`). */
+  results?: string;
+  /**
+   * The model under test when `--agent` and `PATCHBAY_EVAL_MODEL` name none: a spec (`openai:gpt-4.1`,
+   * `<base URL>|<model>`, a baseline name) or a function returning a fresh AI SDK model per scenario.
+   * Without one the offline reference agent runs.
+   */
+  model?: string | (() => LanguageModelV4);
+  /** How reports name a `model` function (default `configured model`). */
+  modelLabel?: string;
+  /**
+   * The credentials a connected connector gets. Default: `eval-<connector>-<field>-0001` for each
+   * auth field (`token` when it declares none): the value the checks look for in prompts and replies.
+   */
+  credentials?: (connector: Connector) => Record<string, string>;
+  /** The fake service for `packages:` scenarios' `http:` routes. */
+  service?: EvalService;
+  /** MCP servers for `mcp:` scenarios. */
+  mcp?: EvalMcp;
+  /** Memory for `memory:` scenarios. */
+  memory?: EvalMemory;
+  /** External data for the `bfcl_*` file forms and `agentdojo:`. */
+  data?: EvalData;
+}
+
+/** Types a config in a `.mjs`/`.ts` file: `export default defineEvalConfig({ … })`. Returns it unchanged. */
+export function defineEvalConfig(config: EvalConfig): EvalConfig {
+  return config;
+}
+
+/** The default identity when a config gives none. */
+export const defaultIdentity = 'You are the team assistant. Be brief and accurate.';
+
+/** A config that failed to load or validate; `problems` lists each one as `file: path: message`. */
+export class EvalConfigError extends Error {
+  readonly code = 'eval_config_invalid';
+  readonly problems: string[];
+  constructor(file: string, problems: string[]) {
+    super(`invalid eval config ${file}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'EvalConfigError';
+    this.problems = problems;
+  }
+}
+
+/** A config checked and with its paths made absolute. */
+export interface ResolvedEvalConfig extends EvalConfig {
+  /** The config file (absolute), or undefined for a config passed as an object. */
+  file: string | undefined;
+  scenarios: string;
+  results: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function connectorProblems(value: unknown, path: string): string[] {
+  if (!isRecord(value)) return [`${path}: not a connector (build it with defineConnector)`];
+  const problems: string[] = [];
+  if (value.specificationVersion !== 'v1')
+    problems.push(`${path}: specificationVersion is not "v1" (build it with defineConnector)`);
+  if (typeof value.id !== 'string') problems.push(`${path}: has no id`);
+  if (!Array.isArray(value.tools)) problems.push(`${path}: has no tools list`);
+  return problems;
+}
+
+/** Every problem of a config's shape, as `path: message`; empty when it is usable. */
+export function evalConfigProblems(config: unknown): string[] {
+  if (!isRecord(config)) return ['the config must be an object (export default defineEvalConfig({ … }))'];
+  const problems: string[] = [];
+  const known = new Set([
+    'connectors',
+    'packages',
+    'identity',
+    'systemPrompt',
+    'scenarios',
+    'results',
+    'model',
+    'modelLabel',
+    'credentials',
+    'service',
+    'mcp',
+    'memory',
+    'data',
+  ]);
+  for (const key of Object.keys(config)) if (!known.has(key)) problems.push(`${key}: unknown key`);
+  const { connectors } = config;
+  if (Array.isArray(connectors)) {
+    connectors.forEach((connector, index) => {
+      problems.push(...connectorProblems(connector, `connectors[${index}]`));
+    });
+    const ids = connectors.map((connector) => (isRecord(connector) ? connector.id : undefined));
+    ids.forEach((id, index) => {
+      if (typeof id === 'string' && ids.indexOf(id) !== index)
+        problems.push(`connectors[${index}]: connector id "${id}" is used twice`);
+    });
+  } else if (typeof connectors !== 'function')
+    problems.push('connectors: required: a list of connectors or a function returning one');
+  if (config.packages !== undefined) {
+    if (!isRecord(config.packages)) problems.push('packages: must be a map of id → connector');
+    else
+      for (const [id, connector] of Object.entries(config.packages))
+        problems.push(...connectorProblems(connector, `packages.${id}`));
+  }
+  for (const key of ['identity', 'scenarios', 'results', 'modelLabel'])
+    if (config[key] !== undefined && typeof config[key] !== 'string') problems.push(`${key}: must be text`);
+  if (config.identity !== undefined && config.systemPrompt !== undefined)
+    problems.push('systemPrompt: give either identity or systemPrompt, not both');
+  if (
+    config.systemPrompt !== undefined &&
+    typeof config.systemPrompt !== 'string' &&
+    typeof config.systemPrompt !== 'function'
+  )
+    problems.push('systemPrompt: must be text or a function');
+  if (config.model !== undefined && typeof config.model !== 'string' && typeof config.model !== 'function')
+    problems.push('model: must be a model spec (text) or a function returning a model');
+  if (config.credentials !== undefined && typeof config.credentials !== 'function')
+    problems.push('credentials: must be a function of the connector');
+  const shapes: Record<string, string[]> = {
+    service: ['responses', 'run'],
+    mcp: ['tools', 'register'],
+    memory: ['tools', 'create'],
+  };
+  for (const [key, fields] of Object.entries(shapes)) {
+    const value = config[key];
+    if (value === undefined) continue;
+    if (!isRecord(value)) problems.push(`${key}: must be an object with ${fields.join(' and ')}`);
+    else for (const field of fields) if (!(field in value)) problems.push(`${key}.${field}: required`);
+  }
+  return problems;
+}
+
+/**
+ * Checks a config and makes its paths absolute (relative to `file`'s directory, or `base`). Throws an
+ * {@link EvalConfigError} naming every problem.
+ */
+export function resolveEvalConfig(
+  config: unknown,
+  { file, base = file ? dirname(file) : process.cwd() }: { file?: string; base?: string } = {},
+): ResolvedEvalConfig {
+  const problems = evalConfigProblems(config);
+  if (problems.length > 0) throw new EvalConfigError(file ?? '(config object)', problems);
+  const valid = config as EvalConfig;
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
+  return {
+    ...valid,
+    file,
+    scenarios: at(valid.scenarios ?? 'scenarios'),
+    results: at(valid.results ?? 'eval-results'),
+  };
+}
+
+/** The config file names `patchbay-eval` looks for in the working directory, in order. */
+export const configFileNames = ['patchbay-eval.config.mjs', 'patchbay-eval.config.js', 'patchbay-eval.config.ts'];
+
+/**
+ * Imports a config file (its default export, or `config`) and resolves it. Throws an
+ * {@link EvalConfigError} when the file is missing, fails to import or is invalid.
+ */
+export async function loadEvalConfig(file: string): Promise<ResolvedEvalConfig> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new EvalConfigError(path, ['no such file']);
+  let module: Record<string, unknown>;
+  try {
+    module = await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw new EvalConfigError(path, [
+      `failed to import: ${error instanceof Error ? error.message : String(error)}`,
+    ]);
+  }
+  const config = module.default ?? module.config;
+  if (config === undefined)
+    throw new EvalConfigError(path, ['exports no config (export default defineEvalConfig({ … }))']);
+  return resolveEvalConfig(config, { file: path });
+}
