@@ -1,15 +1,14 @@
-import { baselines } from '../agents/baselines.mjs';
-import { createReferenceAgent } from '../agents/reference-agent.mjs';
-import { checkScenario } from '../lib/checks.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { runScenario } from '../lib/run-scenario.mjs';
+// A quick look at one agent on the scenarios, in this process: `node scripts/try.mjs [agent] [filter] [show]`
+// (agent: reference or a baseline name; show: print every turn's message and reply).
+import { join } from 'node:path';
+import { agentFor, checkScenario, loadEvalConfig, loadScenarios, runScenario } from '@patchbay/eval';
 
+const config = await loadEvalConfig(join(import.meta.dirname, '..', 'patchbay-eval.config.mjs'));
 const which = process.argv[2] ?? 'reference';
 let pass = 0,
   fail = 0;
-for (const scenario of loadScenarios(process.argv[3])) {
-  const model = which === 'reference' ? createReferenceAgent() : baselines[which]();
-  const run = await runScenario(scenario, model);
+for (const scenario of loadScenarios(config, { filter: process.argv[3] })) {
+  const run = await runScenario(scenario, agentFor(which === 'reference' ? '' : which), config);
   const result = checkScenario(scenario, run);
   if (result.pass) pass++;
   else fail++;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain ESM module of the harness, no type declarations
-import { buildMatrix, firstFailedCheck, renderMatrixHtml } from '../lib/matrix.mjs';
+import { buildMatrix, renderMatrixHtml, writeMatrix } from '@patchbay/eval';
+import { firstFailedCheck } from '@patchbay/eval/internal';
 // @ts-expect-error: plain ESM module of the harness, no type declarations
-import { writeMatrix } from '../scripts/matrix.mjs';
 
 const row = (scenario: string, provider: string, success: boolean, reason?: string) => ({
   vars: { scenario, title: `${scenario} title` },

@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 // The same suite against a model named by PATCHBAY_EVAL_MODEL, with no code change: an
 // OpenAI-compatible endpoint faked at the network layer (msw) answers chat completions, tool calls included.
 import { createTestServer } from '@patchbay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import scenarioChecks from '../assertions/scenario-checks.mjs';
-import PatchbayProvider from '../providers/patchbay-provider.mjs';
+import scenarioChecks from '@patchbay/eval/promptfoo/assertion';
+import PatchbayProvider from '@patchbay/eval/promptfoo/provider';
 
 type ChatRequest = {
   model: string;
@@ -58,6 +59,9 @@ const server = createTestServer({
   },
 });
 
+// The provider and the assertion load the config the command would hand promptfoo.
+process.env.PATCHBAY_EVAL_CONFIG = join(import.meta.dirname, '..', 'patchbay-eval.config.mjs');
+
 afterEach(() => {
   requests.length = 0;
   delete process.env.PATCHBAY_EVAL_MODEL;
@@ -71,7 +75,7 @@ describe('PATCHBAY_EVAL_MODEL=<base URL>|<model>', () => {
     const response = await provider.callApi('partial-configuration', { vars });
     expect(response.error).toBeUndefined();
     expect(response.output).toContain('https://patchbay.test/settings/integrations/slack');
-    const grade = scenarioChecks(response.output, { vars, providerResponse: response });
+    const grade = await scenarioChecks(response.output, { vars, providerResponse: response });
     expect(grade.reason).toMatch(/checks passed/);
     expect(grade.pass).toBe(true);
 
@@ -116,7 +120,7 @@ describe('PATCHBAY_EVAL_MODEL=<base URL>|<model>', () => {
     const provider = new PatchbayProvider();
     const vars = { scenario: 'partial-configuration' };
     const response = await provider.callApi('partial-configuration', { vars });
-    const grade = scenarioChecks(response.output, { vars, providerResponse: response });
+    const grade = await scenarioChecks(response.output, { vars, providerResponse: response });
     expect(grade.pass).toBe(false);
     expect(grade.reason).toContain('calls only offered tools');
     // The orchestrator refused it: the status gate answers before anything is sent.

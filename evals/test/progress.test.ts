@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baselines } from '../agents/baselines.mjs';
-import { createReferenceAgent } from '../agents/reference-agent.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { progressLine } from '../lib/progress.mjs';
-import { runScenario } from '../lib/run-scenario.mjs';
+import { baselines, createReferenceAgent, progressLine } from '@patchbay/eval';
+import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();
 const scenario = (id: string) => scenarios.find((candidate) => candidate.id === id)!;

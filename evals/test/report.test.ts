@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baselines } from '../agents/baselines.mjs';
-import { checkScenario } from '../lib/checks.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { failureLines, fixReportLayout, transcriptOf, userMessagesOf } from '../lib/report.mjs';
-import { runScenario } from '../lib/run-scenario.mjs';
+import { baselines, checkScenario, failureLines, transcriptOf } from '@patchbay/eval';
+import { fixReportLayout, userMessagesOf } from '@patchbay/eval/internal';
+import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();
 const scenario = (id: string) => scenarios.find((candidate) => candidate.id === id)!;

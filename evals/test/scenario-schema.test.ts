@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evalCatalog, loadScenarios, readScenarioFiles, scenarioDirectory } from '../lib/load-scenarios.mjs';
-import { closestName, validateScenarioFile } from '../lib/scenario-schema.mjs';
+import { closestName, validateScenarioFile } from '@patchbay/eval';
+import { evalCatalog, loadScenarios, readScenarioFiles, scenarioDirectory } from './harness.js';
 
 const catalog = evalCatalog();
 const file = '/evals/scenarios/example.yaml';

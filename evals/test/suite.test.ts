@@ -1,10 +1,7 @@
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { describe, expect, it } from 'vitest';
-import { baselines } from '../agents/baselines.mjs';
-import { createReferenceAgent } from '../agents/reference-agent.mjs';
-import { checkScenario } from '../lib/checks.mjs';
-import { loadScenarios } from '../lib/load-scenarios.mjs';
-import { runScenario } from '../lib/run-scenario.mjs';
+import { baselines, checkScenario, createReferenceAgent } from '@patchbay/eval';
+import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();
 

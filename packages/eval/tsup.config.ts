@@ -8,6 +8,7 @@ export default defineConfig({
     'promptfoo/provider': 'src/promptfoo/provider.mjs',
     'promptfoo/assertion': 'src/promptfoo/assertion.mjs',
     'promptfoo/progress': 'src/promptfoo/progress.mjs',
+    internal: 'src/internal.mjs',
   },
   format: ['esm'],
   target: 'node22',

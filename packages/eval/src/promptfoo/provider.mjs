@@ -4,14 +4,15 @@
 // that failed even when it is not the last; every turn's reply and trace go in metadata, where the
 // deterministic assertions read them. `config.model` is the agent spec (see agentSpecOf).
 
-import { agentFor, describeAgent } from '../agents/model-from-env.mjs';
+import { agentFor, agentSpecOf, describeAgent } from '../agents/model-from-env.mjs';
 import { transcriptOf } from '../report.mjs';
 import { runScenario } from '../run-scenario.mjs';
 import { harnessFromEnv } from './harness.mjs';
 
 export default class PatchbayProvider {
   constructor(options = {}) {
-    this.spec = options.config?.model ?? '';
+    // Unset (promptfoo run by hand, a test): PATCHBAY_EVAL_MODEL, then the config's model.
+    this.spec = options.config?.model ?? process.env.PATCHBAY_EVAL_MODEL;
     this.label = options.label;
   }
 
@@ -21,14 +22,15 @@ export default class PatchbayProvider {
 
   async callApi(_prompt, context) {
     const { config, scenarios } = await harnessFromEnv();
+    const spec = this.spec ?? agentSpecOf(undefined, config);
     const scenario = scenarios.get(context?.vars?.scenario);
     if (!scenario) return { error: `unknown scenario ${context?.vars?.scenario}` };
     try {
-      const run = await runScenario(scenario, agentFor(this.spec, config), config);
+      const run = await runScenario(scenario, agentFor(spec, config), config);
       return {
         output: transcriptOf(scenario, run),
         metadata: {
-          model: this.label ?? describeAgent(this.spec, config),
+          model: this.label ?? describeAgent(spec, config),
           run: { turns: run.turns, effects: run.effects, owners: run.owners, names: run.names },
         },
       };
