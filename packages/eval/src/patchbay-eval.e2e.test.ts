@@ -1,0 +1,100 @@
+// The patchbay-eval bin as a team runs it: a child process in the example project
+// (examples/eval-own-agent), on its own connector, identity and scenarios. The package's test script
+// builds dist/ first (tsup), so the bin is the one that would be published.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = join(import.meta.dirname, '..', 'dist', 'cli.js');
+const example = join(import.meta.dirname, '..', '..', '..', 'examples', 'eval-own-agent');
+const scratch = mkdtempSync(join(tmpdir(), 'patchbay-eval-bin-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// A Node process that loads the harness and runs four scenarios: about a second idle, far more with
+// both cores busy.
+const timeout = 120_000;
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    cwd: example,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, PATCHBAY_EVAL_MODEL: '' },
+  });
+
+describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () => {
+  it('runs every scenario of the example green, one progress line each, and writes the results', { timeout }, () => {
+    const results = join(scratch, 'green');
+    const json = join(scratch, 'green.json');
+    const result = run(['run', '--results', results, '--json', json]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('[eval] 4 scenarios × reference-agent (offline stand-in, not a model)');
+    expect(lines.filter((line) => /^ {2}\[\d\/4\] PASS {2}/.test(line))).toHaveLength(4);
+    expect(result.stdout).toMatch(/: 4 passed, 0 failed of 4 scenarios in /);
+    const summary = JSON.parse(readFileSync(json, 'utf8'));
+    expect(summary).toMatchObject({ passed: 4, failed: 0 });
+    expect(summary.scenarios.map((scenario: { id: string }) => scenario.id).sort()).toEqual([
+      'connected-lists-tickets',
+      'invalid-credentials',
+      'needs-input',
+      'not-configured',
+    ]);
+    expect(JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'))).toMatchObject({ passed: 4, failed: 0 });
+  });
+
+  it('exits 1 on a failing scenario and names the failing check and its turn', { timeout }, () => {
+    const scenarios = join(scratch, 'failing');
+    cpSync(join(example, 'scenarios'), scenarios, { recursive: true });
+    // The agent links the setup page but never promises a phone number: the variant must fail.
+    const file = join(scenarios, 'not-configured.yaml');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        'reply_includes: [https://desk.example.com/settings/patchbay]',
+        'reply_includes: [https://desk.example.com/settings/patchbay, call +1 555 0100]',
+      ),
+    );
+    const json = join(scratch, 'failing.json');
+    const result = run(['run', '--scenarios', scenarios, '--results', join(scratch, 'failing-results'), '--json', json]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/: 3 passed, 1 failed of 4 scenarios in /);
+    expect(result.stdout).toContain(
+      'FAIL  not-configured: Helpdesk not set up — no tool offered, the agent links the setup page — turn 1: reply says "call +1 555 0100"',
+    );
+    const failing = JSON.parse(readFileSync(json, 'utf8')).scenarios.find(
+      (scenario: { id: string }) => scenario.id === 'not-configured',
+    );
+    expect(failing).toMatchObject({ pass: false, failed: [{ turn: 1, check: 'reply says "call +1 555 0100"' }] });
+  });
+
+  it('catches the naive baseline the example aims its scenarios at', { timeout }, () => {
+    const result = run(['run', '--baselines', '--results', join(scratch, 'baselines')]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('advertise-everything: fails 2 of 4; targets caught 2/2');
+  });
+
+  it('refuses a misspelt scenario key with its file and line, and runs nothing', { timeout }, () => {
+    const scenarios = join(scratch, 'invalid');
+    cpSync(join(example, 'scenarios'), scenarios, { recursive: true });
+    const file = join(scenarios, 'connected.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('called_ok:', 'caled_ok:'));
+    const result = run(['check', '--scenarios', scenarios]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /connected\.yaml:9:7: turns\[0\]\.expect\.caled_ok: unknown key "caled_ok"; did you mean "called_ok"\?/,
+    );
+  });
+
+  it('names a missing config and a bad option with exit 2', { timeout }, () => {
+    const missing = run(['run', '--config', 'nowhere.config.mjs']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('nowhere.config.mjs');
+    expect(missing.stderr).toContain('no such file');
+    const unknown = run(['run', '--agnet', 'reference']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--agnet'/);
+  });
+});
