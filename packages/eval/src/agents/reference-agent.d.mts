@@ -1,0 +1,11 @@
+// Declarations of the JavaScript module beside this file, for the TypeScript that imports it: loose
+// on purpose (index.ts re-exports each name with its precise type, the contract).
+// biome-ignore-all lint/suspicious/noExplicitAny: the precise types are in index.ts
+export const readPrompt: any;
+export const scoreTool: any;
+export const intentsOf: any;
+export const extractArguments: any;
+export const capabilityReply: any;
+export const memoryNote: any;
+export const referenceStep: any;
+export const createReferenceAgent: any;
