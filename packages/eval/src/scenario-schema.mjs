@@ -34,7 +34,7 @@ export const connectorStateSchema = z.preprocess(
     status: documented(
       z.enum(connectorStatuses),
       connectorStatuses.map((status) => `\`${status}\``).join(', '),
-      'The connector status for the eval user. A bare status (`github: connected`) is short for `{ status: … }`.',
+      'The connector status for the scenario’s user. A bare status (`github: connected`) is short for `{ status: … }`.',
     ),
     scopes: listOf(
       z.string(),
@@ -68,7 +68,7 @@ export const routeResponseSchema = z.preprocess(
     response: documented(
       z.string(),
       'response name',
-      'A service response from the connector packages’ fixtures (e.g. `github.issue`). A bare name is short for `{ response: … }`.',
+      'A response of the config’s `service` (in the Patchbay repository: the connector packages’ fixtures, e.g. `github.issue`). A bare name is short for `{ response: … }`.',
     ),
     retry_after_s: documented(
       z.number().int().positive().optional(),
@@ -303,7 +303,7 @@ export const scenarioSchema = z.strictObject({
   targets: listOf(
     z.string(),
     'list of baseline names',
-    'Naive baselines this scenario must catch: `pnpm eval:baselines` fails if one of them passes it.',
+    'Naive baselines this scenario must catch: `patchbay-eval run --baselines` fails if one of them passes it.',
   ),
   adversary: documented(
     z.string().optional(),
@@ -313,7 +313,7 @@ export const scenarioSchema = z.strictObject({
   packages: listOf(
     z.string(),
     'list of package connector ids',
-    'Run on these real connector packages instead of the stand-ins; their HTTP is answered by `http` routes.',
+    'Run on these connectors of the config’s `packages` instead of its `connectors`; their HTTP is answered by `http` routes (with the config’s `service`).',
   ),
   connectors: connectorStates(
     'The status of each connector before the first turn; a connector left out is not configured.',
@@ -321,13 +321,13 @@ export const scenarioSchema = z.strictObject({
   fixtures: documented(
     z.record(z.string(), z.unknown()).optional(),
     'map of tool name → data',
-    'Stand-ins only: what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential, `{ result_with_credential: "…" }` for a result that carries it).',
+    'For a `connectors` factory (stand-ins): what a tool answers (`{ not_found: "…" }` for a not_found envelope, `{ error_with_credential: "…" }` for an error that echoes the credential, `{ result_with_credential: "…" }` for a result that carries it).',
   ),
   http: routes('With `packages`: the service routes for the whole scenario.'),
   mcp: documented(
     z.record(z.string().regex(/^[a-z]+$/, 'a lower-case name, e.g. lab'), mcpServerSchema).optional(),
     'map of server name → MCP server',
-    'Real MCP servers (the controllable test server of @patchbay/mcp, a child process over stdio) in the orchestrator; their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
+    'MCP servers the config’s `mcp` registers in the orchestrator (in the Patchbay repository: the controllable test server of @patchbay/mcp, a child process over stdio); their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
   ),
   turn_options: documented(
     z
@@ -341,7 +341,7 @@ export const scenarioSchema = z.strictObject({
   memory: documented(
     memoryState.optional(),
     '`up`, `down`',
-    'Long-term memory in every turn (`turnMemory` of @patchbay/memory over its MCP server on SQLite, the memory agent’s model a stand-in): the status block shows `memory`, the previous sessions’ context reaches the model as a `<memory>` block, and every message is recorded.',
+    'Long-term memory in every turn, from the config’s `memory` (in the Patchbay repository: `turnMemory` of @patchbay/memory over its MCP server on SQLite, the memory agent’s model a stand-in): the status block shows `memory`, the previous sessions’ context reaches the model as a `<memory>` block, and every message is recorded.',
   ),
   agentdojo: documented(
     z
@@ -359,7 +359,7 @@ export const scenarioSchema = z.strictObject({
 
 /** `bfcl_irrelevance:` — one single-turn scenario per BFCL irrelevance question. */
 export const bfclIrrelevanceSchema = z.strictObject({
-  file: documented(z.string(), 'file name', 'The BFCL file in `data/bfcl/` (`.json` read as `.jsonl`).'),
+  file: documented(z.string(), 'file name', 'The BFCL file the config’s `data.bfcl` reads (`.json` read as `.jsonl`).'),
   ids: documented(z.array(z.string()).min(1), 'list of BFCL ids', 'The questions to ask.'),
   targets: scenarioSchema.shape.targets,
   connectors: scenarioSchema.shape.connectors,

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Rewrites the key tables of evals/README.md ("Scenario format") from the scenario schema, the
-// source of truth; test/docs.test.ts fails when they differ.
+// Rewrites the scenario-format tables of packages/eval/README.md from the schema, the source of truth;
+// src/docs.test.ts fails when they differ. (`pnpm --filter @patchbay/eval docs`, after a build.)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withScenarioFormat } from '../lib/scenario-docs.mjs';
+import { withScenarioFormat } from '../dist/index.js';
 
-const readme = join(new URL('..', import.meta.url).pathname, 'README.md');
+const readme = join(import.meta.dirname, '..', 'README.md');
 const before = readFileSync(readme, 'utf8');
 const after = withScenarioFormat(before);
 if (after !== before) writeFileSync(readme, after);
