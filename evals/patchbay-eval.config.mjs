@@ -7,7 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
-import { controllableToolNames, createEvalMemory, memoryTools, registerMcpServers } from './connectors/mcp-servers.mjs';
+import {
+  controllableToolNames,
+  createEvalMemory,
+  memoryTools,
+  registerMcpServers,
+} from './connectors/mcp-servers.mjs';
 import { packageConnectors } from './connectors/package-connectors.mjs';
 import { serviceResponseNames } from './connectors/service-responses.mjs';
 import { withServiceServer } from './connectors/service-server.mjs';

@@ -6,7 +6,13 @@
 // multiply by every mutant. `--filter <regex>` as in `pnpm eval`; `--skip <regex>` leaves out the
 // scenarios whose id matches.
 import { join } from 'node:path';
-import { checkScenario, createReferenceAgent, loadEvalConfig, loadScenarios, runScenario } from '@patchbay/eval';
+import {
+  checkScenario,
+  createReferenceAgent,
+  loadEvalConfig,
+  loadScenarios,
+  runScenario,
+} from '@patchbay/eval';
 
 const config = await loadEvalConfig(join(import.meta.dirname, '..', 'patchbay-eval.config.mjs'));
 const args = process.argv.slice(2);
@@ -15,9 +21,9 @@ const quiet = args.includes('--quiet');
 const filterIndex = args.indexOf('--filter');
 const skipIndex = args.indexOf('--skip');
 const skip = skipIndex >= 0 ? new RegExp(args[skipIndex + 1]) : undefined;
-const scenarios = loadScenarios(config, { filter: filterIndex >= 0 ? args[filterIndex + 1] : undefined }).filter(
-  (scenario) => !skip?.test(scenario.id),
-);
+const scenarios = loadScenarios(config, {
+  filter: filterIndex >= 0 ? args[filterIndex + 1] : undefined,
+}).filter((scenario) => !skip?.test(scenario.id));
 let failed = 0;
 for (const scenario of scenarios) {
   let result;

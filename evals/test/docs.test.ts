@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { baselines, validateScenarioFile } from '@patchbay/eval';
+import { describe, expect, it } from 'vitest';
 import { evalCatalog, loadScenarios } from './harness.js';
 
 const evals = join(import.meta.dirname, '..');

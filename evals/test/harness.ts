@@ -1,7 +1,13 @@
 // The evals' tests run @patchbay/eval with this repository's config (patchbay-eval.config.mjs).
 import { join } from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { catalogOf, loadEvalConfig, loadScenarios as load, runScenario as run, type Scenario } from '@patchbay/eval';
+import {
+  catalogOf,
+  loadScenarios as load,
+  loadEvalConfig,
+  runScenario as run,
+  type Scenario,
+} from '@patchbay/eval';
 import { readScenarioFiles as readFiles } from '@patchbay/eval/internal';
 
 /** The repository's eval config, resolved. */

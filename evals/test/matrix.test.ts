@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain ESM module of the harness, no type declarations
 import { buildMatrix, renderMatrixHtml, writeMatrix } from '@patchbay/eval';
 import { firstFailedCheck } from '@patchbay/eval/internal';
+import { afterAll, describe, expect, it } from 'vitest';
+
 // @ts-expect-error: plain ESM module of the harness, no type declarations
 
 const row = (scenario: string, provider: string, success: boolean, reason?: string) => ({

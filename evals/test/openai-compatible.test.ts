@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import scenarioChecks from '@patchbay/eval/promptfoo/assertion';
+import PatchbayProvider from '@patchbay/eval/promptfoo/provider';
 // The same suite against a model named by PATCHBAY_EVAL_MODEL, with no code change: an
 // OpenAI-compatible endpoint faked at the network layer (msw) answers chat completions, tool calls included.
 import { createTestServer } from '@patchbay/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import scenarioChecks from '@patchbay/eval/promptfoo/assertion';
-import PatchbayProvider from '@patchbay/eval/promptfoo/provider';
 
 type ChatRequest = {
   model: string;

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { baselines, createReferenceAgent, progressLine } from '@patchbay/eval';
+import { describe, expect, it } from 'vitest';
 import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { baselines, checkScenario, failureLines, transcriptOf } from '@patchbay/eval';
 import { fixReportLayout, userMessagesOf } from '@patchbay/eval/internal';
+import { describe, expect, it } from 'vitest';
 import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { closestName, validateScenarioFile } from '@patchbay/eval';
+import { afterAll, describe, expect, it } from 'vitest';
 import { evalCatalog, loadScenarios, readScenarioFiles, scenarioDirectory } from './harness.js';
 
 const catalog = evalCatalog();

@@ -1,6 +1,6 @@
+import { baselines, checkScenario, createReferenceAgent } from '@patchbay/eval';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { describe, expect, it } from 'vitest';
-import { baselines, checkScenario, createReferenceAgent } from '@patchbay/eval';
 import { loadScenarios, runScenario } from './harness.js';
 
 const scenarios = loadScenarios();

@@ -6,7 +6,14 @@ import { success } from '@patchbay/envelope';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EvalConfigError, evalConfigProblems, loadEvalConfig, resolveEvalConfig } from './config.js';
-import { catalogOf, createReferenceAgent, checkScenario, loadScenarios, runScenario, validateScenarioFile } from './index.js';
+import {
+  catalogOf,
+  checkScenario,
+  createReferenceAgent,
+  loadScenarios,
+  runScenario,
+  validateScenarioFile,
+} from './index.js';
 
 const notes = defineConnector({
   id: 'notes',
@@ -49,11 +56,16 @@ describe('the eval config', () => {
       'systemPrompt: give either identity or systemPrompt, not both',
       'service.run: required',
     ]);
-    expect(evalConfigProblems({})).toEqual(['connectors: required: a list of connectors or a function returning one']);
+    expect(evalConfigProblems({})).toEqual([
+      'connectors: required: a list of connectors or a function returning one',
+    ]);
   });
 
   it('resolves paths against the config file and throws a coded error naming the file', async () => {
-    const resolved = resolveEvalConfig({ connectors: [notes] }, { file: join(scratch, 'patchbay-eval.config.mjs') });
+    const resolved = resolveEvalConfig(
+      { connectors: [notes] },
+      { file: join(scratch, 'patchbay-eval.config.mjs') },
+    );
     expect(resolved.scenarios).toBe(join(scratch, 'scenarios'));
     expect(resolved.results).toBe(join(scratch, 'eval-results'));
     const file = join(scratch, 'broken.config.mjs');
@@ -71,7 +83,9 @@ describe('scenarios against a project’s own connectors', () => {
   const config = resolveEvalConfig({ connectors: [notes], identity: 'You are Quill.' }, { base: scratch });
   const catalog = catalogOf(config);
   const problemsOf = (text: string) =>
-    validateScenarioFile(text, join(scratch, 'a.yaml'), catalog).problems.map((problem) => problem.format(scratch));
+    validateScenarioFile(text, join(scratch, 'a.yaml'), catalog).problems.map((problem) =>
+      problem.format(scratch),
+    );
 
   it('validates tool and connector names against the config, not the Patchbay repository', () => {
     const scenario = `id: a\ntitle: A\nconnectors: { notes: connected }\nturns:\n  - at: 2026-11-21T15:00:00Z\n    user: Search the notes for onboarding\n    expect: { called_ok: [notes_serch], not_called: [github_list_issues] }\n`;

@@ -267,7 +267,11 @@ export function resolveEvalConfig(
 }
 
 /** The config file names `patchbay-eval` looks for in the working directory, in order. */
-export const configFileNames = ['patchbay-eval.config.mjs', 'patchbay-eval.config.js', 'patchbay-eval.config.ts'];
+export const configFileNames = [
+  'patchbay-eval.config.mjs',
+  'patchbay-eval.config.js',
+  'patchbay-eval.config.ts',
+];
 
 /**
  * Imports a config file (its default export, or `config`) and resolves it. Throws an

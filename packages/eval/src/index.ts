@@ -2,13 +2,13 @@
 // repository's evals/); each is re-exported here with an explicit TypeScript type, the contract.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Connector } from '@patchbay/connector';
+import { adversaries as adversariesJs } from './agents/adversaries.mjs';
+import { baselines as baselinesJs } from './agents/baselines.mjs';
 import {
   agentFor as agentForJs,
   describeAgent as describeAgentJs,
   modelFromSpec as modelFromSpecJs,
 } from './agents/model-from-env.mjs';
-import { adversaries as adversariesJs } from './agents/adversaries.mjs';
-import { baselines as baselinesJs } from './agents/baselines.mjs';
 import { createReferenceAgent as createReferenceAgentJs } from './agents/reference-agent.mjs';
 import { checkScenario as checkScenarioJs } from './checks.mjs';
 import type { ResolvedEvalConfig } from './config.js';
@@ -231,8 +231,10 @@ export const agentFor: (spec: string, config?: Pick<ResolvedEvalConfig, 'model'>
   agentForJs;
 
 /** How reports name the agent of a spec. */
-export const describeAgent: (spec: string, config?: Pick<ResolvedEvalConfig, 'model' | 'modelLabel'>) => string =
-  describeAgentJs;
+export const describeAgent: (
+  spec: string,
+  config?: Pick<ResolvedEvalConfig, 'model' | 'modelLabel'>,
+) => string = describeAgentJs;
 
 /** Options of {@link runEval}. */
 export interface RunEvalOptions {

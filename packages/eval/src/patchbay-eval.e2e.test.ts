@@ -24,7 +24,9 @@ const run = (args: string[]) =>
   });
 
 describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () => {
-  it('runs every scenario of the example green, one progress line each, and writes the results', { timeout }, () => {
+  it('runs every scenario of the example green, one progress line each, and writes the results', {
+    timeout,
+  }, () => {
     const results = join(scratch, 'green');
     const json = join(scratch, 'green.json');
     const result = run(['run', '--results', results, '--json', json]);
@@ -42,7 +44,10 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
       'needs-input',
       'not-configured',
     ]);
-    expect(JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'))).toMatchObject({ passed: 4, failed: 0 });
+    expect(JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'))).toMatchObject({
+      passed: 4,
+      failed: 0,
+    });
   });
 
   it('exits 1 on a failing scenario and names the failing check and its turn', { timeout }, () => {
@@ -58,7 +63,15 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
       ),
     );
     const json = join(scratch, 'failing.json');
-    const result = run(['run', '--scenarios', scenarios, '--results', join(scratch, 'failing-results'), '--json', json]);
+    const result = run([
+      'run',
+      '--scenarios',
+      scenarios,
+      '--results',
+      join(scratch, 'failing-results'),
+      '--json',
+      json,
+    ]);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/: 3 passed, 1 failed of 4 scenarios in /);
     expect(result.stdout).toContain(
@@ -67,7 +80,10 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
     const failing = JSON.parse(readFileSync(json, 'utf8')).scenarios.find(
       (scenario: { id: string }) => scenario.id === 'not-configured',
     );
-    expect(failing).toMatchObject({ pass: false, failed: [{ turn: 1, check: 'reply says "call +1 555 0100"' }] });
+    expect(failing).toMatchObject({
+      pass: false,
+      failed: [{ turn: 1, check: 'reply says "call +1 555 0100"' }],
+    });
   });
 
   it('catches the naive baseline the example aims its scenarios at', { timeout }, () => {

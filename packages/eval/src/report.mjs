@@ -64,6 +64,8 @@ const layoutFix = `<style data-patchbay="layout">
 export function fixReportLayout(html) {
   if (html.includes('data-patchbay="layout"')) return html;
   if (!html.includes('</head>') || !html.includes('.table-shell') || !html.includes('class="table-shell"'))
-    throw new Error('promptfoo report layout changed: no .table-shell to fix; update packages/eval/src/report.mjs');
+    throw new Error(
+      'promptfoo report layout changed: no .table-shell to fix; update packages/eval/src/report.mjs',
+    );
   return html.replace('</head>', `    ${layoutFix}\n  </head>`);
 }

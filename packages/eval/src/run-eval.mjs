@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { agentFor, agentSpecOf, describeAgent } from './agents/model-from-env.mjs';
 import { baselines } from './agents/baselines.mjs';
+import { agentFor, agentSpecOf, describeAgent } from './agents/model-from-env.mjs';
 import { checkScenario } from './checks.mjs';
 import { loadScenarios } from './load-scenarios.mjs';
 import { progressLine } from './progress.mjs';
@@ -60,7 +60,10 @@ function rowOf(scenario, agent, run, error) {
     response: run
       ? {
           output: transcriptOf(scenario, run),
-          metadata: { model: agent.label, run: { turns: run.turns, effects: run.effects, owners: run.owners, names: run.names } },
+          metadata: {
+            model: agent.label,
+            run: { turns: run.turns, effects: run.effects, owners: run.owners, names: run.names },
+          },
         }
       : { error },
   };
@@ -80,7 +83,12 @@ async function runDirect({ config, scenarios, agents, concurrency, print }) {
       try {
         row = rowOf(scenario, agent, await runScenario(scenario, agentFor(agent.spec, config), config));
       } catch (error) {
-        row = rowOf(scenario, agent, undefined, `scenario ${scenario.id} failed to run: ${error?.message ?? error}`);
+        row = rowOf(
+          scenario,
+          agent,
+          undefined,
+          `scenario ${scenario.id} failed to run: ${error?.message ?? error}`,
+        );
       }
       rows[index] = row;
       completed += 1;
@@ -185,20 +193,30 @@ export async function runEval(config, options = {}) {
     printError(`[eval] ${error.message}`);
     printError('[eval] no scenario ran; the scenario format is in the README of @patchbay/eval');
     if (!baselineMode)
-      writeJson(summaryFile, { passed: 0, failed: 1, model: agents[0].label, error: 'invalid scenario files' });
+      writeJson(summaryFile, {
+        passed: 0,
+        failed: 1,
+        model: agents[0].label,
+        error: 'invalid scenario files',
+      });
     return 1;
   }
   if (scenarios.length === 0) {
     printError(
-      options.filter ? `[eval] no scenario matches --filter ${options.filter}` : `[eval] no scenario files in ${directory}`,
+      options.filter
+        ? `[eval] no scenario matches --filter ${options.filter}`
+        : `[eval] no scenario files in ${directory}`,
     );
     return 1;
   }
   let promptfoo;
   if (engine === 'promptfoo') {
-    promptfoo = findPromptfoo(config.file ? dirname(config.file) : process.cwd()) ?? findPromptfoo(process.cwd());
+    promptfoo =
+      findPromptfoo(config.file ? dirname(config.file) : process.cwd()) ?? findPromptfoo(process.cwd());
     if (!promptfoo) {
-      printError('[eval] --promptfoo: promptfoo is not installed here (npm install -D promptfoo), or run without --promptfoo');
+      printError(
+        '[eval] --promptfoo: promptfoo is not installed here (npm install -D promptfoo), or run without --promptfoo',
+      );
       return 1;
     }
     if (!config.file) {
@@ -222,7 +240,16 @@ export async function runEval(config, options = {}) {
   let rows;
   let crashed = false;
   if (engine === 'promptfoo') {
-    const outcome = runPromptfoo({ config, directory, scenarios, agents, results, baselineMode, outputs, promptfoo });
+    const outcome = runPromptfoo({
+      config,
+      directory,
+      scenarios,
+      agents,
+      results,
+      baselineMode,
+      outputs,
+      promptfoo,
+    });
     rows = outcome.rows;
     crashed = outcome.status === null;
     if (!rows) {
@@ -230,7 +257,12 @@ export async function runEval(config, options = {}) {
         `\n[eval] promptfoo did not produce results (exit ${outcome.status}); is everything built? Run \`pnpm build\` first.`,
       );
       if (!baselineMode)
-        writeJson(summaryFile, { passed: 0, failed: scenarios.length, model: agents[0].label, error: 'no results' });
+        writeJson(summaryFile, {
+          passed: 0,
+          failed: scenarios.length,
+          model: agents[0].label,
+          error: 'no results',
+        });
       return 1;
     }
   } else {
@@ -254,8 +286,13 @@ export async function runEval(config, options = {}) {
   const failuresOf = (row) => {
     const scenario = byScenario.get(row.vars.scenario);
     const run = row.response?.metadata?.run;
-    if (!scenario || !run) return [{ turn: 0, check: 'ran', reason: row.error ?? row.response?.error ?? 'did not run' }];
-    return checkScenario(scenario, run).failed.map((item) => ({ turn: item.turn, check: item.name, reason: item.reason }));
+    if (!scenario || !run)
+      return [{ turn: 0, check: 'ran', reason: row.error ?? row.response?.error ?? 'did not run' }];
+    return checkScenario(scenario, run).failed.map((item) => ({
+      turn: item.turn,
+      check: item.name,
+      reason: item.reason,
+    }));
   };
   const writeJsonSummary = (extra) => {
     if (!options.json) return;
@@ -278,15 +315,15 @@ export async function runEval(config, options = {}) {
     const label = agents[0].label;
     writeJson(summaryFile, { passed, failed, model: label, seconds: Number(seconds) });
     writeJsonSummary({ agent: label, passed, failed });
-    print(`\n[eval] ${label}: ${passed} passed, ${failed} failed of ${rows.length} scenarios in ${seconds} s`);
+    print(
+      `\n[eval] ${label}: ${passed} passed, ${failed} failed of ${rows.length} scenarios in ${seconds} s`,
+    );
     for (const row of rows.filter((item) => !item.success)) {
       print(
         `  FAIL ${row.vars.scenario}: ${(row.gradingResult?.reason ?? row.error ?? '').split('\n').join('\n       ')}`,
       );
     }
-    print(
-      `[eval] results: ${outputs.results}${engine === 'promptfoo' ? `, report: ${outputs.report}` : ''}`,
-    );
+    print(`[eval] results: ${outputs.results}${engine === 'promptfoo' ? `, report: ${outputs.report}` : ''}`);
     await printMatrix();
     return failed > 0 || crashed ? 1 : 0;
   }
@@ -302,7 +339,9 @@ export async function runEval(config, options = {}) {
       return 1;
     }
     const failing = own.filter((row) => !row.success).map((row) => row.vars.scenario);
-    const targeted = scenarios.filter((scenario) => (scenario.targets ?? []).includes(name)).map((scenario) => scenario.id);
+    const targeted = scenarios
+      .filter((scenario) => (scenario.targets ?? []).includes(name))
+      .map((scenario) => scenario.id);
     const passedTargets = targeted.filter((id) => !failing.includes(id));
     missed += passedTargets.length;
     report[name] = { failed: failing, targeted, passed_targets: passedTargets };

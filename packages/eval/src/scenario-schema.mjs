@@ -359,7 +359,11 @@ export const scenarioSchema = z.strictObject({
 
 /** `bfcl_irrelevance:` — one single-turn scenario per BFCL irrelevance question. */
 export const bfclIrrelevanceSchema = z.strictObject({
-  file: documented(z.string(), 'file name', 'The BFCL file the config’s `data.bfcl` reads (`.json` read as `.jsonl`).'),
+  file: documented(
+    z.string(),
+    'file name',
+    'The BFCL file the config’s `data.bfcl` reads (`.json` read as `.jsonl`).',
+  ),
   ids: documented(z.array(z.string()).min(1), 'list of BFCL ids', 'The questions to ask.'),
   targets: scenarioSchema.shape.targets,
   connectors: scenarioSchema.shape.connectors,

@@ -10,10 +10,15 @@ let loaded;
 export function harnessFromEnv() {
   loaded ??= (async () => {
     const file = process.env.PATCHBAY_EVAL_CONFIG;
-    if (!file) throw new Error('PATCHBAY_EVAL_CONFIG is not set: run promptfoo through `patchbay-eval run --promptfoo`');
+    if (!file)
+      throw new Error(
+        'PATCHBAY_EVAL_CONFIG is not set: run promptfoo through `patchbay-eval run --promptfoo`',
+      );
     const config = await loadEvalConfig(file);
     const directory = process.env.PATCHBAY_EVAL_SCENARIO_DIR || config.scenarios;
-    const scenarios = new Map(loadScenarios(config, { directory }).map((scenario) => [scenario.id, scenario]));
+    const scenarios = new Map(
+      loadScenarios(config, { directory }).map((scenario) => [scenario.id, scenario]),
+    );
     return { config, scenarios };
   })();
   return loaded;
