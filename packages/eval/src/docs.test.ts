@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectSchema } from './internal.mjs';
 import { withScenarioFormat } from './scenario-docs.mjs';
+import { expectSchema } from './scenario-schema.mjs';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 
