@@ -2,7 +2,7 @@
 // (examples/eval-own-agent), on its own connector, identity and scenarios. The package's test script
 // builds dist/ first (tsup), so the bin is the one that would be published.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,5 +112,19 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
     const unknown = run(['run', '--agnet', 'reference']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown option '--agnet'/);
+  });
+
+  // Debian's own Node 20, when the machine has one: the refusal comes before any dependency loads.
+  const oldNode = ['/usr/bin/node'].find(
+    (file) =>
+      existsSync(file) &&
+      /^v(?:1\d|20|21)\./.test(spawnSync(file, ['--version'], { encoding: 'utf8' }).stdout),
+  );
+  it.runIf(oldNode !== undefined)('says which Node it needs on an unsupported one', { timeout }, () => {
+    const result = spawnSync(oldNode as string, [bin, '--help'], { encoding: 'utf8', timeout });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^patchbay-eval needs Node\.js \^22\.22\.2, \^24\.15\.0 or >=26\.0\.0 \(this is /,
+    );
   });
 });
