@@ -10,6 +10,7 @@ export {
   type RotationReport,
 } from './keyring.js';
 export { type Migration, migrate, migrations } from './migrations.js';
+export type { AsyncCommit } from './open-postgres-store.js';
 export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
 export {
   allowInsecureKeyFileEnv,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { PatchbayError } from '@patchbay/envelope';
 import { defaultHome } from './home.js';
 import { previousKeys } from './keyring.js';
 import {
@@ -27,6 +28,15 @@ export interface OpenPostgresStoreOptions {
   secretKey?: string | Uint8Array;
   /** Most connections this process opens for queries (one more is opened to LISTEN); default 10. */
   poolSize?: number;
+  /**
+   * Which commits skip waiting for the server's WAL flush (Postgres "asynchronous commit",
+   * `synchronous_commit = off`): `'threads'` (default) thread appends only, `'all'` every write of
+   * this store, `'none'` none (every commit as the server is configured, durable by default). An
+   * asynchronous commit may be lost if the server or machine crashes in the following fraction of a
+   * second (at most three times `wal_writer_delay`), never half-applied or reordered: the same class
+   * of guarantee as SQLite's WAL with `synchronous = NORMAL`. See the README's "Durability".
+   */
+  asyncCommit?: AsyncCommit;
   /** Longest thread message row in characters of JSON (default 1,000,000), as for SQLite. */
   maxThreadMessageChars?: number;
   /**
@@ -43,6 +53,23 @@ export interface OpenPostgresStoreOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Which writes of the Postgres store commit without waiting for the WAL flush; see {@link OpenPostgresStoreOptions.asyncCommit}. */
+export type AsyncCommit = 'none' | 'threads' | 'all';
+
+const asyncCommitValues: readonly AsyncCommit[] = ['none', 'threads', 'all'];
+
+/** The checked `asyncCommit` option: `'threads'` when unset. */
+function resolveAsyncCommit(value: AsyncCommit | undefined): AsyncCommit {
+  if (value === undefined) return 'threads';
+  if (!asyncCommitValues.includes(value)) {
+    throw new PatchbayError(
+      'invalid_arguments',
+      `asyncCommit must be one of ${asyncCommitValues.map((item) => `"${item}"`).join(', ')}, not ${JSON.stringify(value)}.`,
+    );
+  }
+  return value;
+}
+
 /** True for a URL the Postgres store serves (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
@@ -57,7 +84,8 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
   const environment = options.env ?? process.env;
   const location = redactUrl(options.url);
   const { url, schema } = splitSchema(options.url, options.schema);
-  const config = clientConfig(url, schema);
+  const asyncCommit = resolveAsyncCommit(options.asyncCommit);
+  const config = clientConfig(url, schema, { asyncCommit: asyncCommit === 'all' });
   const ready = (async () => {
     const pg = await loadPg();
     const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
@@ -90,6 +118,7 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
   };
   return new PostgresStore(handle, keys, watcher, {
     maxThreadMessageChars: options.maxThreadMessageChars,
+    relaxedThreadCommit: asyncCommit === 'threads',
   });
 }
 

@@ -4,7 +4,7 @@ import { openStoreDatabase } from './database-file.js';
 import { defaultHome } from './home.js';
 import { previousKeys } from './keyring.js';
 import { migrate } from './migrations.js';
-import { createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
+import { type AsyncCommit, createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
 import { allowInsecureKeyFileEnv, resolveSecretKey } from './secret-key.js';
 import { retryWhileBusy } from './sqlite-database.js';
 import { SqliteHandle } from './sqlite-handle.js';
@@ -36,6 +36,12 @@ export interface OpenStoreOptions {
   watchIntervalMs?: number;
   /** Postgres: most pooled connections of this process; default 10. */
   poolSize?: number;
+  /**
+   * Postgres: which commits skip waiting for the WAL flush (`synchronous_commit = off`):
+   * `'threads'` (default) thread appends only, `'all'` every write, `'none'` none. SQLite always
+   * commits in WAL mode with `synchronous = NORMAL`, the same class of guarantee as `'all'`.
+   */
+  asyncCommit?: AsyncCommit;
   /**
    * Longest thread message row, in characters of JSON (default 1,000,000). A tool message over it
    * has its results cut with a note of their full size; other messages over it are refused.
@@ -75,6 +81,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
       env: environment,
       ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
       ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
+      ...(options.asyncCommit !== undefined ? { asyncCommit: options.asyncCommit } : {}),
       ...(options.allowInsecureKeyFile !== undefined
         ? { allowInsecureKeyFile: options.allowInsecureKeyFile }
         : {}),

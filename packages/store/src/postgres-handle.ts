@@ -26,14 +26,19 @@ export class PostgresHandle {
     }
   }
 
-  /** One statement on any pooled client. */
+  /**
+   * One statement on any pooled client. With `name` it is a named prepared statement: each pooled
+   * connection parses and plans it once, and later calls only bind and execute (for the hot path's
+   * few fixed statements; one name, one text).
+   */
   async query<Row extends QueryResultRow>(
     sql: string,
     values: unknown[] = [],
+    name?: string,
   ): Promise<{ rows: Row[]; rowCount: number }> {
     const pool = await this.pool();
     try {
-      const result = await pool.query<Row>(sql, values);
+      const result = await pool.query<Row>(name === undefined ? { text: sql, values } : { name, text: sql, values });
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
       throw postgresError(error, this.location);

@@ -212,4 +212,28 @@ export const postgresMigrations: readonly Migration[] = [
     // As SQLite's step 8: the id of the key that sealed each row, for resumable rotation.
     sql: 'ALTER TABLE connections ADD COLUMN key_id TEXT;',
   },
+  {
+    version: 5,
+    name: 'thread_append_function',
+    // A thread append in one round trip instead of four (BEGIN, lock, INSERT, COMMIT): called as
+    // one statement, it takes the same advisory lock as before (so writers of either version
+    // exclude each other) and then inserts. A VOLATILE function's INSERT takes a fresh snapshot
+    // under READ COMMITTED, after the lock was granted, so it sees every append that held the lock
+    // before. `relaxed` turns synchronous_commit off for this transaction only (the store's
+    // asyncCommit option); the lock and the rows commit together either way.
+    sql: `
+      CREATE FUNCTION thread_append(lock_schema text, target text, appended text, roles text[],
+        sent text[], formats text[], messages text[], relaxed boolean) RETURNS void
+      LANGUAGE plpgsql AS $$
+        BEGIN
+          IF relaxed THEN PERFORM set_config('synchronous_commit', 'off', true); END IF;
+          PERFORM pg_advisory_xact_lock(hashtextextended('patchbay thread ' || lock_schema || ' ' || target, 0));
+          INSERT INTO threads (thread_id, ordinal, role, sent_at, appended_at, format, message)
+          SELECT target, base.next + item.position - 1, item.role, item.sent_at, appended, item.format, item.message
+          FROM (SELECT COALESCE(MAX(ordinal), -1) + 1 AS next FROM threads WHERE thread_id = target) AS base,
+            unnest(roles, sent, formats, messages) WITH ORDINALITY
+              AS item (role, sent_at, format, message, position);
+        END $$;
+    `,
+  },
 ];

@@ -73,7 +73,7 @@ export class PostgresStore implements PatchbayStore {
     private readonly handle: PostgresHandle,
     private readonly keys: PostgresKeySource,
     private readonly watcher: PostgresWatcher,
-    options: { maxThreadMessageChars?: number | undefined } = {},
+    options: { maxThreadMessageChars?: number | undefined; relaxedThreadCommit?: boolean | undefined } = {},
   ) {
     this.proposals = new PostgresProposalStore(
       handle,
@@ -88,7 +88,11 @@ export class PostgresStore implements PatchbayStore {
       },
     );
     this.audit = new PostgresAuditLog(handle);
-    this.threads = new PostgresThreadStore(handle, options.maxThreadMessageChars);
+    this.threads = new PostgresThreadStore(
+      handle,
+      options.maxThreadMessageChars,
+      options.relaxedThreadCommit ?? false,
+    );
     this.memory = new PostgresMemoryStore(handle);
   }
 

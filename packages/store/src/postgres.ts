@@ -4,6 +4,7 @@
  * reaches the same store.
  */
 export {
+  type AsyncCommit,
   createPostgresStore,
   isPostgresUrl,
   type OpenPostgresStoreOptions,
