@@ -2,9 +2,11 @@
 // runs two turns (scripted model, one tool call each) for every subject i with i % processes ===
 // index, several turns in flight, and prints one JSON line: turns, failures, the times of every
 // status capture (the turn's load) and every thread append, and the messages each append stored.
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { runTurn } from '@patchbay/turn';
+import pg from 'pg';
 import { openStore } from '../dist/index.js';
 import { benchConnectors, toolThenAnswerModel } from './bench-fixtures.mjs';
 
@@ -16,8 +18,15 @@ const subjects = Number(subjectsText);
 const turnsPerSubject = Number(turnsText);
 const inFlight = Number(process.env.IN_FLIGHT ?? 8);
 const connectors = benchConnectors(Number(connectionsText));
+/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
+const ticksPerSecond = 100;
 
-const store = openStore({ url, home });
+const asyncCommit = process.env.BENCH_ASYNC_COMMIT || undefined;
+const postgres = /^postgres/.test(url);
+// Named per worker, so its server processes can be found (and their CPU time read) at the end.
+const applicationName = `pb_bench_${process.pid}`;
+const storeUrl = postgres ? withApplicationName(url, applicationName) : url;
+const store = openStore({ url: storeUrl, home, ...(asyncCommit ? { asyncCommit } : {}) });
 const captureMs = [];
 const appendMs = [];
 let acknowledgedMessages = 0;
@@ -45,13 +54,16 @@ const threadStore = {
 };
 const orchestrator = createOrchestrator({ statusSource, connectors });
 await orchestrator.start();
-// Warm up: connect, migrate, resolve the key, prepare statements (not counted).
-await store.load('subject-0');
+// Warm up: connect (as many connections as turns in flight), migrate, resolve the key, prepare
+// statements (not counted): the steady state of a long-running process is what is measured.
+await Promise.all(Array.from({ length: inFlight }, () => store.load('subject-0')));
+const serverBefore = postgres ? await serverCpuMs(url, applicationName) : undefined;
 
 const lines = createInterface({ input: process.stdin });
 const iterator = lines[Symbol.asyncIterator]();
 process.stdout.write('ready\n');
 await iterator.next();
+const cpuBefore = process.cpuUsage();
 
 const mine = [];
 for (let subject = index; subject < subjects; subject += processes) mine.push(`subject-${subject}`);
@@ -83,9 +95,59 @@ async function lane() {
 }
 await Promise.all(Array.from({ length: inFlight }, lane));
 const ended = Date.now();
+const cpu = process.cpuUsage(cpuBefore);
+const workerCpuMs = (cpu.user + cpu.system) / 1000;
+const serverCpu = postgres ? await serverCpuMs(url, applicationName) : undefined;
 await orchestrator.stop();
 await store.close();
 process.stdout.write(
-  `${JSON.stringify({ index, turns, failures, started, ended, captureMs, appendMs, acknowledgedMessages })}\n`,
+  `${JSON.stringify({
+    index,
+    turns,
+    failures,
+    started,
+    ended,
+    captureMs,
+    appendMs,
+    acknowledgedMessages,
+    workerCpuMs,
+    // Server processes that began during the run count from 0 (their start-up is in it).
+    serverCpuMs: serverCpu === undefined ? undefined : serverCpu.total - serverBefore.total,
+  })}\n`,
 );
 lines.close();
+
+function withApplicationName(target, name) {
+  const parsed = new URL(target);
+  parsed.searchParams.set('application_name', name);
+  return parsed.toString();
+}
+
+/**
+ * CPU time (user + system, ms) the server spent in the backends of connections named
+ * `applicationName`, read from /proc (the server is on this machine); 10 ms resolution a process.
+ */
+async function serverCpuMs(target, applicationName) {
+  const parsed = new URL(target);
+  parsed.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: parsed.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+    let total = 0;
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
+        total += ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+      } catch {
+        // A backend that ended meanwhile, or a server on another machine: not counted.
+      }
+    }
+    return { total };
+  } finally {
+    await client.end();
+  }
+}

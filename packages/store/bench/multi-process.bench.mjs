@@ -2,11 +2,14 @@
 // subject) against one SQLite file and one Postgres database (PATCHBAY_TEST_DATABASE_URL or the
 // local server): turns per second, p50/p95 of a status capture and of a thread append, failed
 // turns, and lost writes (messages an append acknowledged that the store does not hold afterwards).
-// 1, 2 and 4 processes; ratios Postgres/SQLite and the scaling from 1 to 4 processes. Results in
-// bench/results/store-multi-process.json.
+// 1, 2 and 4 processes; ratios Postgres/SQLite and the scaling from 1 to 4 processes, the CPU time
+// a turn costs each side (worker and, for Postgres, server processes), and the durability of each
+// side's commits. Postgres runs twice: with the store's default (thread appends commit
+// asynchronously, as SQLite's WAL + synchronous = NORMAL does) and with every commit flushed.
+// Notification latency is announce-latency.bench.mjs. Results in bench/results/store-multi-process.json.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
@@ -42,11 +45,14 @@ async function seed(url, home) {
   return round(seconds, 1);
 }
 
-function startWorker(url, home, processes, index, runLabel) {
+function startWorker(backend, home, processes, index, runLabel) {
   const child = spawn(
     process.execPath,
-    [worker, url, home, processes, index, runLabel, subjects, turnsPerSubject, connections],
-    { env: environment, stdio: ['pipe', 'pipe', 'inherit'] },
+    [worker, backend.url, home, processes, index, runLabel, subjects, turnsPerSubject, connections],
+    {
+      env: { ...environment, BENCH_ASYNC_COMMIT: backend.asyncCommit ?? '' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
   );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return { child, lines };
@@ -63,10 +69,11 @@ async function storedMessages(url, home, runLabel) {
   return total;
 }
 
-async function run(name, url, home, processes) {
+async function run(backend, home, processes) {
+  const { name, url } = backend;
   const runLabel = `${name}-p${processes}-${Date.now()}`;
   const workers = Array.from({ length: processes }, (_, index) =>
-    startWorker(url, home, processes, index, runLabel),
+    startWorker(backend, home, processes, index, runLabel),
   );
   for (const { lines } of workers) {
     const { value } = await lines.next();
@@ -89,6 +96,10 @@ async function run(name, url, home, processes) {
   const appends = reports.flatMap((report) => report.appendMs);
   const acknowledged = reports.reduce((sum, report) => sum + report.acknowledgedMessages, 0);
   const stored = await storedMessages(url, home, runLabel);
+  const workerCpuMs = reports.reduce((sum, report) => sum + report.workerCpuMs, 0);
+  const serverCpuMs = reports.every((report) => report.serverCpuMs !== undefined)
+    ? reports.reduce((sum, report) => sum + report.serverCpuMs, 0)
+    : undefined;
   const result = {
     store: name,
     processes,
@@ -104,10 +115,43 @@ async function run(name, url, home, processes) {
     acknowledged_messages: acknowledged,
     stored_messages: stored,
     lost_writes: Math.max(0, acknowledged - stored),
+    // Where a turn's time goes: CPU of the worker processes and, for Postgres, of their server
+    // processes, per turn. Both sides share the same 2 cores, so their sum bounds turns/s.
+    worker_cpu_ms_per_turn: round(workerCpuMs / turns, 3),
+    ...(serverCpuMs === undefined ? {} : { server_cpu_ms_per_turn: round(serverCpuMs / turns, 3) }),
   };
   console.log(JSON.stringify(result));
   return result;
 }
+
+/**
+ * The stores compared, with what a commit of each survives. The like-for-like pair is SQLite and
+ * `postgres` (the store's default): on both, the turn's write (the thread append) is acknowledged
+ * before it reaches the disk, so a power failure or OS crash may lose the last moment's appends
+ * and never corrupts. `postgres-durable` flushes every commit, for what that costs.
+ */
+const backends = [
+  {
+    name: 'sqlite',
+    durability:
+      'WAL, synchronous = NORMAL: a commit reaches the OS at once and the disk at the next checkpoint; a power failure or OS crash may lose the last commits, never corrupts',
+  },
+  {
+    name: 'postgres',
+    asyncCommit: 'threads',
+    durability:
+      "asyncCommit 'threads' (default): thread appends commit with synchronous_commit = off (a server or machine crash may lose the last ~0.6 s of appends, never corrupts); every other write waits for the WAL flush",
+  },
+  ...(process.env.BENCH_DURABLE === '0'
+    ? []
+    : [
+        {
+          name: 'postgres-durable',
+          asyncCommit: 'none',
+          durability: "asyncCommit 'none': every commit waits for the WAL flush (fsync), as the server is configured",
+        },
+      ]),
+];
 
 const home = mkdtempSync(join(tmpdir(), 'patchbay-multi-process-'));
 const schema = `pb_bench_mp_${process.pid}`;
@@ -117,13 +161,12 @@ try {
   const sqliteUrl = join(home, 'patchbay.db');
   const postgres = new URL(postgresUrl);
   postgres.searchParams.set('schema', schema);
-  const backends = [
-    ['sqlite', sqliteUrl],
-    ['postgres', postgres.toString()],
-  ];
-  for (const [name, url] of backends) seeding[name] = await seed(url, home);
+  for (const backend of backends) {
+    backend.url = backend.name === 'sqlite' ? sqliteUrl : postgres.toString();
+  }
+  for (const backend of backends.slice(0, 2)) seeding[backend.name] = await seed(backend.url, home);
   for (const processes of processCounts) {
-    for (const [name, url] of backends) results.push(await run(name, url, home, processes));
+    for (const backend of backends) results.push(await run(backend, home, processes));
   }
 } finally {
   const client = new pg.Client({ connectionString: postgresUrl });
@@ -141,16 +184,25 @@ const ratios = {};
 for (const processes of processCounts) {
   const sqlite = find('sqlite', processes);
   const postgres = find('postgres', processes);
+  const durable = find('postgres-durable', processes);
   ratios[`p${processes}`] = {
     turns_per_second_postgres_over_sqlite: round(postgres.turns_per_second / sqlite.turns_per_second, 2),
     capture_p95_postgres_over_sqlite: round(postgres.capture_p95_ms / sqlite.capture_p95_ms, 2),
     append_p95_postgres_over_sqlite: round(postgres.append_p95_ms / sqlite.append_p95_ms, 2),
+    ...(durable
+      ? {
+          turns_per_second_postgres_durable_over_sqlite: round(
+            durable.turns_per_second / sqlite.turns_per_second,
+            2,
+          ),
+        }
+      : {}),
   };
 }
 const first = processCounts[0];
 const last = processCounts.at(-1);
 const scaling = Object.fromEntries(
-  ['sqlite', 'postgres'].map((name) => [
+  backends.map(({ name }) => [
     name,
     round(find(name, last).turns_per_second / find(name, first).turns_per_second, 2),
   ]),
@@ -163,6 +215,9 @@ const summary = {
   turns_per_subject: turnsPerSubject,
   connections_per_subject: connections,
   in_flight_per_process: Number(process.env.IN_FLIGHT ?? 8),
+  durability: Object.fromEntries(backends.map(({ name, durability }) => [name, durability])),
+  load_average_at_end: os.loadavg().map((value) => round(value, 2)),
+  cores: os.availableParallelism(),
   seeding_seconds: seeding,
   results,
   postgres_over_sqlite: ratios,
