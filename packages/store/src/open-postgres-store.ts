@@ -15,6 +15,7 @@ import { postgresMigrations } from './postgres-schema.js';
 import { PostgresStore } from './postgres-store.js';
 import { PostgresWatcher } from './postgres-watcher.js';
 import { allowInsecureKeyFileEnv } from './secret-key.js';
+import { StatusCache } from './status-cache.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface OpenPostgresStoreOptions {
@@ -37,6 +38,14 @@ export interface OpenPostgresStoreOptions {
    * of guarantee as SQLite's WAL with `synchronous = NORMAL`. See the README's "Durability".
    */
   asyncCommit?: AsyncCommit;
+  /**
+   * Keep each subject's status (`load`) in this process while its LISTEN connection is up, and drop
+   * it on every announced change of the subject and on every write of this store (default true).
+   * A read then misses a change another process committed only until its announcement arrives
+   * (milliseconds), never longer than 2 s even if the listening connection died unnoticed. False:
+   * every `load` and `loadConnectors` reads the database. See the README's "Status cache".
+   */
+  statusCache?: boolean;
   /** Longest thread message row in characters of JSON (default 1,000,000), as for SQLite. */
   maxThreadMessageChars?: number;
   /**
@@ -100,13 +109,23 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
     }
   })();
   const handle = new PostgresHandle(ready, location, schema);
-  const watcher = new PostgresWatcher(async () => {
-    await ready;
-    const pg = await loadPg();
-    const client = new pg.Client(config);
-    await client.connect();
-    return client;
-  }, schema);
+  const cache = options.statusCache === false ? undefined : new StatusCache();
+  const watcher = new PostgresWatcher(
+    async () => {
+      await ready;
+      const pg = await loadPg();
+      const client = new pg.Client(config);
+      await client.connect();
+      return client;
+    },
+    schema,
+    cache
+      ? {
+          announced: (subject) => cache.invalidate(subject),
+          listening: (live) => cache.setListening(live),
+        }
+      : {},
+  );
   const home = options.home ? resolve(options.home) : defaultHome(environment);
   const allowInsecureKeyFile = options.allowInsecureKeyFile ?? environment[allowInsecureKeyFileEnv] === '1';
   const keys = {
@@ -119,6 +138,7 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
   return new PostgresStore(handle, keys, watcher, {
     maxThreadMessageChars: options.maxThreadMessageChars,
     relaxedThreadCommit: asyncCommit === 'threads',
+    statusCache: cache,
   });
 }
 

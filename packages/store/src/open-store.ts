@@ -43,6 +43,11 @@ export interface OpenStoreOptions {
    */
   asyncCommit?: AsyncCommit;
   /**
+   * Postgres: keep each subject's status while listening for changes, dropped on every announced
+   * change and every own write (default true); false reads the database on every `load`.
+   */
+  statusCache?: boolean;
+  /**
    * Longest thread message row, in characters of JSON (default 1,000,000). A tool message over it
    * has its results cut with a note of their full size; other messages over it are refused.
    */
@@ -82,6 +87,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
       ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
       ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
       ...(options.asyncCommit !== undefined ? { asyncCommit: options.asyncCommit } : {}),
+      ...(options.statusCache !== undefined ? { statusCache: options.statusCache } : {}),
       ...(options.allowInsecureKeyFile !== undefined
         ? { allowInsecureKeyFile: options.allowInsecureKeyFile }
         : {}),

@@ -26,6 +26,7 @@ import { PostgresProposalStore } from './postgres-proposal-store.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import type { PostgresWatcher } from './postgres-watcher.js';
 import { deriveProposalKey, findSecretKey, type ResolvedSecretKey, resolveSecretKey } from './secret-key.js';
+import type { StatusCache } from './status-cache.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
 import {
   type ConnectionRow,
@@ -68,13 +69,24 @@ export class PostgresStore implements PatchbayStore {
   private previousProposalKeys: Buffer[] | undefined;
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
+  /** Subject states read while listening, dropped on every announced change (see status-cache.ts). */
+  private readonly cache: StatusCache | undefined;
+  /** Ends the store's own subscription, which keeps the LISTEN connection the cache relies on. */
+  private stopWatching: (() => void) | undefined;
+  private closed = false;
 
   constructor(
     private readonly handle: PostgresHandle,
     private readonly keys: PostgresKeySource,
     private readonly watcher: PostgresWatcher,
-    options: { maxThreadMessageChars?: number | undefined; relaxedThreadCommit?: boolean | undefined } = {},
+    options: {
+      maxThreadMessageChars?: number | undefined;
+      relaxedThreadCommit?: boolean | undefined;
+      /** Kept subject states, fed by `watcher`'s hooks; none: every read goes to the database. */
+      statusCache?: StatusCache | undefined;
+    } = {},
   ) {
+    this.cache = options.statusCache;
     this.proposals = new PostgresProposalStore(
       handle,
       () => {
@@ -214,6 +226,8 @@ export class PostgresStore implements PatchbayStore {
     );
     const ring = await this.keyring();
     this.ring = { current: target, previous: ringKeys(ring).filter((key) => key.id !== target.id) };
+    // Rows were re-sealed without an announcement; what was kept is read again.
+    this.cache?.invalidate(undefined);
     return { keyId: target.id, rotated };
   }
 
@@ -245,6 +259,16 @@ export class PostgresStore implements PatchbayStore {
     if (connectorIds?.length === 0)
       return { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
     const now = new Date().toISOString();
+    if (this.cache && !this.closed) {
+      // The first read starts listening (the pool is up by then); until the LISTEN is in place
+      // nothing is kept.
+      this.stopWatching ??= this.watcher.subscribe(() => undefined);
+      const kept = this.cache.get(subject, now, connectorIds);
+      if (kept) return kept;
+    }
+    // Only a whole subject's state is kept; taken before the read, so a change announced while it
+    // is on its way keeps it from being kept.
+    const token = connectorIds === undefined ? this.cache?.begin() : undefined;
     const only = connectorIds === undefined ? '' : ' AND connector_id = ANY($4::text[])';
     const { rows } = await this.handle.query<{
       part: string;
@@ -281,25 +305,45 @@ export class PostgresStore implements PatchbayStore {
         connections.push(connection);
       }
     }
-    return { connections, disabledConnectorIds, rateLimitedUntil };
+    const state = { connections, disabledConnectorIds, rateLimitedUntil };
+    if (token) this.cache?.put(subject, token, state);
+    return state;
+  }
+
+  /**
+   * Runs a write of this store and then drops what the cache kept of `subject` (of everyone when
+   * undefined): a read in this process after the write resolves sees it at once, without waiting
+   * for its announcement. Dropped after the write, not before, so no read started meanwhile can
+   * keep the old state (its version no longer matches); dropped even when the write failed.
+   */
+  private async writing<T>(subject: string | undefined, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      this.cache?.invalidate(subject);
+    }
   }
 
   /** Records a rate limit until an ISO time (normalised to UTC). */
   async markRateLimited(subject: string, connectorId: string, until: string): Promise<void> {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
-    await this.handle.query(
-      `INSERT INTO rate_limits (subject, connector_id, until) VALUES ($1, $2, $3)
-       ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
-      [subject, connectorId, normaliseUntil(until)],
+    await this.writing(subject, () =>
+      this.handle.query(
+        `INSERT INTO rate_limits (subject, connector_id, until) VALUES ($1, $2, $3)
+         ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
+        [subject, connectorId, normaliseUntil(until)],
+      ),
     );
   }
 
   /** Marks an existing connection invalid; without a stored connection there is nothing to mark. */
   async markInvalidCredentials(subject: string, connectorId: string, error: string): Promise<void> {
-    await this.handle.query(
-      'UPDATE connections SET credential_error = $1, updated_at = $2 WHERE subject = $3 AND connector_id = $4',
-      [error, new Date().toISOString(), subject, connectorId],
+    await this.writing(subject, () =>
+      this.handle.query(
+        'UPDATE connections SET credential_error = $1, updated_at = $2 WHERE subject = $3 AND connector_id = $4',
+        [error, new Date().toISOString(), subject, connectorId],
+      ),
     );
   }
 
@@ -316,6 +360,17 @@ export class PostgresStore implements PatchbayStore {
     const now = new Date().toISOString();
     // Identity is display-only and stored in the clear: one that holds a credential value is dropped.
     const identity = displayIdentity(connection.identity, connection.credentials, connection.secretFields);
+    await this.writing(subject, () => this.saveSealed(subject, connection, sealed, sealing.id, identity, now));
+  }
+
+  private async saveSealed(
+    subject: string,
+    connection: SaveConnectionInput,
+    sealed: ReturnType<typeof seal>,
+    keyId: string,
+    identity: string | undefined,
+    now: string,
+  ): Promise<void> {
     await this.handle.transaction(async (client) => {
       await client.query(
         `INSERT INTO connections (subject, connector_id, credentials_ciphertext, credentials_iv, credentials_tag,
@@ -337,7 +392,7 @@ export class PostgresStore implements PatchbayStore {
           connection.verifiedAt ?? now,
           now,
           connection.verifiedOrigin ?? null,
-          sealing.id,
+          keyId,
         ],
       );
       await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
@@ -357,12 +412,14 @@ export class PostgresStore implements PatchbayStore {
     requireName(subject, 'subject');
     requireName(connectorId, 'connectorId');
     const now = new Date().toISOString();
-    await this.handle.query(
-      `INSERT INTO connections (subject, connector_id, scopes, credential_error, verified_at, created_at, updated_at)
-       VALUES ($1, $2, '[]', $3, $4, $5, $5)
-       ON CONFLICT (subject, connector_id) DO UPDATE SET
-         credential_error = excluded.credential_error, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
-      [subject, connectorId, error, at ?? now, now],
+    await this.writing(subject, () =>
+      this.handle.query(
+        `INSERT INTO connections (subject, connector_id, scopes, credential_error, verified_at, created_at, updated_at)
+         VALUES ($1, $2, '[]', $3, $4, $5, $5)
+         ON CONFLICT (subject, connector_id) DO UPDATE SET
+           credential_error = excluded.credential_error, verified_at = excluded.verified_at, updated_at = excluded.updated_at`,
+        [subject, connectorId, error, at ?? now, now],
+      ),
     );
   }
 
@@ -390,6 +447,10 @@ export class PostgresStore implements PatchbayStore {
 
   /** Deletes a connection and its rate-limit state in one transaction. */
   async deleteConnection(subject: string, connectorId: string): Promise<boolean> {
+    return this.writing(subject, () => this.deleteRows(subject, connectorId));
+  }
+
+  private deleteRows(subject: string, connectorId: string): Promise<boolean> {
     return this.handle.transaction(async (client) => {
       await client.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
         subject,
@@ -406,17 +467,21 @@ export class PostgresStore implements PatchbayStore {
   /** Adds a disable rule (idempotent). */
   async disableConnector(connectorId: string, subject?: string): Promise<void> {
     requireName(connectorId, 'connectorId');
-    await this.handle.query(
-      'INSERT INTO admin_policy (connector_id, subject, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [connectorId, subject ?? everySubject, new Date().toISOString()],
+    await this.writing(subject, () =>
+      this.handle.query(
+        'INSERT INTO admin_policy (connector_id, subject, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [connectorId, subject ?? everySubject, new Date().toISOString()],
+      ),
     );
   }
 
   /** Removes a disable rule. */
   async enableConnector(connectorId: string, subject?: string): Promise<boolean> {
-    const result = await this.handle.query(
-      'DELETE FROM admin_policy WHERE connector_id = $1 AND subject = $2',
-      [connectorId, subject ?? everySubject],
+    const result = await this.writing(subject, () =>
+      this.handle.query('DELETE FROM admin_policy WHERE connector_id = $1 AND subject = $2', [
+        connectorId,
+        subject ?? everySubject,
+      ]),
     );
     return result.rowCount > 0;
   }
@@ -435,10 +500,12 @@ export class PostgresStore implements PatchbayStore {
 
   /** Deletes a rate-limit row. */
   async clearRateLimit(subject: string, connectorId: string): Promise<void> {
-    await this.handle.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
-      subject,
-      connectorId,
-    ]);
+    await this.writing(subject, () =>
+      this.handle.query('DELETE FROM rate_limits WHERE subject = $1 AND connector_id = $2', [
+        subject,
+        connectorId,
+      ]),
+    );
   }
 
   /** Saves a JSON checkpoint. */
@@ -467,7 +534,10 @@ export class PostgresStore implements PatchbayStore {
 
   /** Stops listening and ends the pool; resolves when every connection is closed. */
   async close(): Promise<void> {
+    this.closed = true;
     this.opened.clear();
+    this.stopWatching?.();
+    this.cache?.clear();
     await this.watcher.close();
     await this.handle.close();
   }

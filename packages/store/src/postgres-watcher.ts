@@ -3,6 +3,17 @@ import type { Client } from 'pg';
 import { statusChannel } from './postgres-schema.js';
 import { StatusListeners, toStatusChange } from './status-listeners.js';
 
+/** What a store learns from its watcher besides the listeners' changes. */
+export interface WatcherHooks {
+  /**
+   * A change of status was announced: of `subject`, or of everyone when undefined (a global rule,
+   * an oversized payload). Called before the listeners; not for proposals, which change no status.
+   */
+  announced?(subject: string | undefined): void;
+  /** The LISTEN is in place (true), or the connection is gone or closed (false). */
+  listening?(live: boolean): void;
+}
+
 /** Longest wait between two attempts to re-open the listening connection. */
 const maxRetryMs = 5000;
 
@@ -22,6 +33,7 @@ export class PostgresWatcher {
   constructor(
     private readonly connect: () => Promise<Client>,
     private readonly schema: string,
+    private readonly hooks: WatcherHooks = {},
   ) {
     this.listeners = new StatusListeners(
       () => this.open(0),
@@ -52,14 +64,19 @@ export class PostgresWatcher {
         this.client = client;
         client.on('notification', (message) => {
           if (message.channel !== statusChannel || !message.payload) return;
-          const raw = JSON.parse(message.payload) as { schema?: string; kind?: unknown };
+          const raw = JSON.parse(message.payload) as { schema?: string; kind?: unknown; subject?: unknown };
           if (raw.schema !== this.schema) return;
+          // Before the listeners, so one that re-reads at once reads past what was kept.
+          if (raw.kind !== 'proposal') {
+            this.hooks.announced?.(typeof raw.subject === 'string' ? raw.subject : undefined);
+          }
           const change = toStatusChange(raw);
           if (change) this.listeners.emit(change);
         });
         client.on('error', () => this.reopen(generation, 0));
         client.on('end', () => this.reopen(generation, 0));
         await client.query(`LISTEN ${statusChannel}`);
+        if (generation === this.generation) this.hooks.listening?.(true);
       } catch {
         await client?.end().catch(() => undefined);
         this.reopen(generation, attempt + 1);
@@ -68,7 +85,9 @@ export class PostgresWatcher {
   }
 
   private reopen(generation: number, attempt: number): void {
-    if (generation !== this.generation || !this.listeners.active) return;
+    if (generation !== this.generation) return;
+    this.hooks.listening?.(false);
+    if (!this.listeners.active) return;
     this.client = undefined;
     const delay = Math.min(50 * 2 ** attempt, maxRetryMs);
     this.retryTimer = setTimeout(() => {
@@ -79,6 +98,7 @@ export class PostgresWatcher {
 
   private shut(): void {
     this.generation += 1;
+    this.hooks.listening?.(false);
     clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = undefined;
