@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { adminQuery, describePostgres, freshSchema, postgresUrl } from '../test/postgres-server.js';
 import { openPostgresStore } from './open-postgres-store.js';
@@ -164,6 +165,81 @@ describePostgres('the Postgres store', () => {
     await fromOption.saveConnection('ana', { connectorId: 'slack', credentials: { token: 'x' }, scopes: [] });
     expect((await fromEnvironment.listConnections('ana')).map((item) => item.connectorId)).toEqual(['slack']);
     expect(fromOption.location).toContain('postgres://');
+  });
+
+  it("drops a subject's kept status when another process's change of it is announced, before any listener hears it", async () => {
+    const { url } = schema();
+    const writer = await open(url);
+    const reader = await open(url);
+    await writer.saveConnection('ana', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
+    await reader.load('ana'); // starts listening
+    await reader.listening();
+    expect((await reader.load('ana')).disabledConnectorIds).toEqual([]); // kept from here on
+    // Read inside the listener, at the moment the change is heard: never the kept state.
+    const seen = new Promise<string[]>((resolve, reject) => {
+      const stop = reader.subscribe((change) => {
+        if (change.kind !== 'policy') return;
+        stop();
+        reader.load('ana').then((state) => resolve(state.disabledConnectorIds), reject);
+      });
+    });
+    await writer.disableConnector('github', 'ana');
+    expect(await seen).toEqual(['github']);
+  });
+
+  it('serves kept status while no change is announced, and its own writes at once', async () => {
+    const { url, schema: name } = schema();
+    const store = await open(url);
+    const home = mkdtempSync(join(tmpdir(), 'patchbay-pg-uncached-'));
+    const uncached = await openPostgresStore({ url, home, secretKey, env: {}, statusCache: false });
+    cleanups.push(async () => {
+      await uncached.close();
+      rmSync(home, { recursive: true, force: true });
+    });
+    await store.saveConnection('ana', { connectorId: 'github', credentials: { token: 't' }, scopes: [] });
+    await store.load('ana');
+    await store.listening();
+    await store.load('ana');
+    // A write that announces nothing (triggers off for the session): only the uncached store sees it.
+    await adminQuery(
+      name,
+      `SET session_replication_role = replica; UPDATE connections SET scopes = '["repo"]' WHERE subject = 'ana'`,
+    );
+    expect((await store.load('ana')).connections[0]?.scopes).toEqual([]);
+    expect((await uncached.load('ana')).connections[0]?.scopes).toEqual(['repo']);
+    const until = new Date(Date.now() + 60_000).toISOString();
+    await store.markRateLimited('ana', 'github', until);
+    const after = await store.loadConnectors('ana', ['github']);
+    expect(after.rateLimitedUntil).toEqual({ github: until });
+    expect(after.connections[0]?.scopes).toEqual(['repo']);
+  });
+
+  it('commits a thread append asynchronously only when asked, and refuses an unknown asyncCommit', async () => {
+    const { url, schema: name } = schema();
+    await open(url);
+    const setting = async (relaxed: boolean) => {
+      const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path=${name}` });
+      await client.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `SELECT thread_append($1, 't1', 'now', ARRAY['user'], ARRAY['now'], ARRAY['json'], ARRAY['{}'], $2)`,
+          [name, relaxed],
+        );
+        const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+        await client.query('COMMIT');
+        return rows[0]?.synchronous_commit;
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await setting(true)).toBe('off');
+    expect(await setting(false)).toBe('on');
+    const ordinals = await adminQuery<{ ordinal: number }>(name, 'SELECT ordinal FROM threads ORDER BY ordinal');
+    expect(ordinals.map((row) => row.ordinal)).toEqual([0, 1]);
+    expect(() =>
+      openStore({ url, secretKey, env: {}, asyncCommit: 'sometimes' as unknown as 'all' }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
   });
 
   it('never shows the URL password in its location or errors', async () => {
