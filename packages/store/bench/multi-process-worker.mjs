@@ -1,7 +1,8 @@
 // One process of the multi-process benchmark: opens the store, says "ready", waits for "go", then
 // runs two turns (scripted model, one tool call each) for every subject i with i % processes ===
 // index, several turns in flight, and prints one JSON line: turns, failures, the times of every
-// status capture (the turn's load) and every thread append, and the messages each append stored.
+// status capture (the turn's load), every thread load and every thread append, the messages each
+// append stored, and the CPU time of the process (and, on Postgres, of its server processes).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createOrchestrator } from '@patchbay/orchestrator';
@@ -29,6 +30,7 @@ const storeUrl = postgres ? withApplicationName(url, applicationName) : url;
 const store = openStore({ url: storeUrl, home, ...(asyncCommit ? { asyncCommit } : {}) });
 const captureMs = [];
 const appendMs = [];
+const historyMs = [];
 let acknowledgedMessages = 0;
 const timed = (target, name, into, after) => {
   const original = target[name].bind(target);
@@ -47,7 +49,7 @@ const statusSource = {
   markInvalidCredentials: store.markInvalidCredentials.bind(store),
 };
 const threadStore = {
-  load: store.threads.load.bind(store.threads),
+  load: timed(store.threads, 'load', historyMs),
   append: timed(store.threads, 'append', appendMs, ([, messages]) => {
     acknowledgedMessages += messages.length;
   }),
@@ -109,6 +111,7 @@ process.stdout.write(
     ended,
     captureMs,
     appendMs,
+    historyMs,
     acknowledgedMessages,
     workerCpuMs,
     // Server processes that began during the run count from 0 (their start-up is in it).

@@ -94,6 +94,9 @@ async function run(backend, home, processes) {
   const failures = reports.flatMap((report) => report.failures);
   const captures = reports.flatMap((report) => report.captureMs);
   const appends = reports.flatMap((report) => report.appendMs);
+  const histories = reports.flatMap((report) => report.historyMs);
+  const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const inFlight = Number(process.env.IN_FLIGHT ?? 8);
   const acknowledged = reports.reduce((sum, report) => sum + report.acknowledgedMessages, 0);
   const stored = await storedMessages(url, home, runLabel);
   const workerCpuMs = reports.reduce((sum, report) => sum + report.workerCpuMs, 0);
@@ -112,6 +115,17 @@ async function run(backend, home, processes) {
     capture_p95_ms: round(percentile(captures, 0.95), 3),
     append_p50_ms: round(percentile(appends, 0.5), 3),
     append_p95_ms: round(percentile(appends, 0.95), 3),
+    history_p50_ms: round(percentile(histories, 0.5), 3),
+    history_p95_ms: round(percentile(histories, 0.95), 3),
+    // A turn's time in one lane (turns in flight × processes × seconds / turns), and the mean of
+    // what it waits on the store for: the thread's history, status captures (a turn may capture
+    // more than once), the append. The rest is the turn's own work and waiting for a CPU.
+    lane_ms_per_turn: round((inFlight * processes * seconds * 1000) / Math.max(1, turns), 3),
+    store_wait_ms_per_turn: {
+      history: round(mean(histories), 3),
+      capture: round((mean(captures) * captures.length) / Math.max(1, turns), 3),
+      append: round(mean(appends), 3),
+    },
     acknowledged_messages: acknowledged,
     stored_messages: stored,
     lost_writes: Math.max(0, acknowledged - stored),
