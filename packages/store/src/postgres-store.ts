@@ -536,9 +536,10 @@ export class PostgresStore implements PatchbayStore {
   async close(): Promise<void> {
     this.closed = true;
     this.opened.clear();
-    this.stopWatching?.();
     this.cache?.clear();
+    // The watcher first: it waits for a listening connection still being opened, and ends it.
     await this.watcher.close();
+    this.stopWatching?.();
     await this.handle.close();
   }
 }
