@@ -162,7 +162,8 @@ const backends = [
         {
           name: 'postgres-durable',
           asyncCommit: 'none',
-          durability: "asyncCommit 'none': every commit waits for the WAL flush (fsync), as the server is configured",
+          durability:
+            "asyncCommit 'none': every commit waits for the WAL flush (fsync), as the server is configured",
         },
       ]),
 ];

@@ -58,7 +58,11 @@ export function splitSchema(url: string, explicit: string | undefined): { url: s
  * Connection settings for every client of one store: its schema first on the search path, and
  * with `asyncCommit` every commit of the session asynchronous (`synchronous_commit = off`).
  */
-export function clientConfig(url: string, schema: string, settings: { asyncCommit?: boolean } = {}): ClientConfig {
+export function clientConfig(
+  url: string,
+  schema: string,
+  settings: { asyncCommit?: boolean } = {},
+): ClientConfig {
   const commit = settings.asyncCommit ? ' -c synchronous_commit=off' : '';
   return { connectionString: url, options: `-c search_path=${schema}${commit}` };
 }

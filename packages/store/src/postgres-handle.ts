@@ -38,7 +38,9 @@ export class PostgresHandle {
   ): Promise<{ rows: Row[]; rowCount: number }> {
     const pool = await this.pool();
     try {
-      const result = await pool.query<Row>(name === undefined ? { text: sql, values } : { name, text: sql, values });
+      const result = await pool.query<Row>(
+        name === undefined ? { text: sql, values } : { name, text: sql, values },
+      );
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
       throw postgresError(error, this.location);

@@ -235,7 +235,10 @@ describePostgres('the Postgres store', () => {
     };
     expect(await setting(true)).toBe('off');
     expect(await setting(false)).toBe('on');
-    const ordinals = await adminQuery<{ ordinal: number }>(name, 'SELECT ordinal FROM threads ORDER BY ordinal');
+    const ordinals = await adminQuery<{ ordinal: number }>(
+      name,
+      'SELECT ordinal FROM threads ORDER BY ordinal',
+    );
     expect(ordinals.map((row) => row.ordinal)).toEqual([0, 1]);
     expect(() =>
       openStore({ url, secretKey, env: {}, asyncCommit: 'sometimes' as unknown as 'all' }),

@@ -360,7 +360,9 @@ export class PostgresStore implements PatchbayStore {
     const now = new Date().toISOString();
     // Identity is display-only and stored in the clear: one that holds a credential value is dropped.
     const identity = displayIdentity(connection.identity, connection.credentials, connection.secretFields);
-    await this.writing(subject, () => this.saveSealed(subject, connection, sealed, sealing.id, identity, now));
+    await this.writing(subject, () =>
+      this.saveSealed(subject, connection, sealed, sealing.id, identity, now),
+    );
   }
 
   private async saveSealed(

@@ -94,7 +94,11 @@ describe('StatusCache', () => {
     first.connections.pop();
     const second = cache.get('ana', now)!;
     expect(second.connections).toHaveLength(2);
-    expect(second.connections[0]).toEqual({ connectorId: 'github', credentials: { token: 'gh' }, scopes: ['repo'] });
+    expect(second.connections[0]).toEqual({
+      connectorId: 'github',
+      credentials: { token: 'gh' },
+      scopes: ['repo'],
+    });
     expect(second.disabledConnectorIds).toEqual(['jira']);
   });
 
