@@ -284,6 +284,8 @@ export class PostgresStore implements PatchbayStore {
        SELECT 'limit', connector_id, NULL::jsonb, until FROM rate_limits WHERE subject = $1 AND until > $3${only}
        ORDER BY part, connector_id`,
       connectorIds === undefined ? [subject, everySubject, now] : [subject, everySubject, now, connectorIds],
+      // Named: parsed and planned once per connection (two texts, so two names).
+      connectorIds === undefined ? 'patchbay_status_load' : 'patchbay_status_connectors',
     );
     const connections: StoredConnection[] = [];
     const disabledConnectorIds: string[] = [];
