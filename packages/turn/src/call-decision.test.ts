@@ -162,6 +162,38 @@ describe('the call decision table', () => {
     });
   });
 
+  it('checks the absent fields of invalid arguments too: a retry that fixes the wrong value but invents the absent one is not sent', () => {
+    // One call had a wrong priority and no title: invalid_arguments, which also lists the title.
+    const badPriorityNoTitle: ErrorEnvelope = failure('invalid_arguments', {
+      connector: 'tracker',
+      issues: [{ path: 'priority', message: 'Too big: expected number to be <=5' }],
+      missing: [{ field: 'title', question: 'What should the issue be called?' }],
+    });
+    const open = memoryOf({ attempt: 1, openFailuresOf: () => [badPriorityNoTitle] });
+    const invented = callOf({ arguments: { ok: true, value: { project: 'WEB', title: 'Made up', priority: 2 } } });
+    // Refused, and answered with the question for the absent field alone (the priority is fixed).
+    expect(decideCall(invented, open, rules)).toMatchObject({
+      kind: 'skip',
+      reason: 'ungrounded_input',
+      envelope: {
+        ok: false,
+        error_type: 'needs_input',
+        connector: 'tracker',
+        missing: [{ field: 'title', question: 'What should the issue be called?' }],
+        user_message: 'What should the issue be called?',
+      },
+    });
+    // The title from the user: sent. Invalid arguments with nothing absent ask for nothing: sent.
+    expect(decideCall(invented, open, { ...rules, userText: 'File it in WEB, call it Made up' })).toMatchObject({
+      kind: 'send',
+    });
+    const badPriorityOnly: ErrorEnvelope = failure('invalid_arguments', {
+      issues: [{ path: 'priority', message: 'Too big: expected number to be <=5' }],
+    });
+    const fixOnly = memoryOf({ attempt: 1, openFailuresOf: () => [badPriorityOnly] });
+    expect(decideCall(invented, fixOnly, rules)).toMatchObject({ kind: 'send' });
+  });
+
   it('names the cap in the answer to a capped call', () => {
     const action = decideCall(callOf({ positionInStep: 3 }), memoryOf(), { ...rules, maxCallsPerStep: 3 });
     expect(action).toMatchObject({ kind: 'skip', reason: 'call_cap' });

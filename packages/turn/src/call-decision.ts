@@ -72,9 +72,23 @@ export const callDecisionTable: readonly CallDecisionRow[] = [
   { when: 'otherwise', action: 'send' },
 ];
 
-/** The open `needs_input` failures of the call's tool. */
+/**
+ * The open failures of the call's tool that ask the user for values: every `needs_input`, and an
+ * `invalid_arguments` that also lists absent fields (`missing`: a call with a wrong value and a value
+ * left out). A retry that fixes the wrong value must not make up the absent one either.
+ */
 const openNeeds = (call: CallState, memory: TurnMemoryView): readonly ErrorEnvelope[] =>
-  memory.openFailuresOf(call.toolName).filter((envelope) => envelope.error_type === 'needs_input');
+  memory.openFailuresOf(call.toolName).filter((envelope) => (envelope.missing?.length ?? 0) > 0);
+
+/** The question a refused retry is answered with: the need itself, or the absent fields of invalid arguments. */
+const askFor = (need: ErrorEnvelope): ErrorEnvelope =>
+  need.error_type === 'needs_input'
+    ? need
+    : failure('needs_input', {
+        ...(need.connector === undefined ? {} : { connector: need.connector }),
+        missing: need.missing ?? [],
+        userMessage: (need.missing ?? []).map((field) => field.question).join(' '),
+      });
 
 /** The first open `needs_input` of the call's tool whose missing values the call fills with words the user never wrote. */
 const ungroundedNeedOf = (call: CallState, memory: TurnMemoryView, userText: string) => {
@@ -132,7 +146,7 @@ const skipAnswers: Record<
   duplicate: (call, memory) => memory.answerFor(call.identity)!,
   side_effect_done: (call) =>
     failure('conflict', { userMessage: `${call.toolName} already ran in this turn; it is not run again.` }),
-  ungrounded_input: (call, memory, rules) => ungroundedNeedOf(call, memory, rules.userText)!,
+  ungrounded_input: (call, memory, rules) => askFor(ungroundedNeedOf(call, memory, rules.userText)!),
 };
 
 /** What to do with one call: the row that decided it, and for a skip the answer. */
