@@ -170,7 +170,9 @@ describe('the call decision table', () => {
       missing: [{ field: 'title', question: 'What should the issue be called?' }],
     });
     const open = memoryOf({ attempt: 1, openFailuresOf: () => [badPriorityNoTitle] });
-    const invented = callOf({ arguments: { ok: true, value: { project: 'WEB', title: 'Made up', priority: 2 } } });
+    const invented = callOf({
+      arguments: { ok: true, value: { project: 'WEB', title: 'Made up', priority: 2 } },
+    });
     // Refused, and answered with the question for the absent field alone (the priority is fixed).
     expect(decideCall(invented, open, rules)).toMatchObject({
       kind: 'skip',
@@ -184,7 +186,9 @@ describe('the call decision table', () => {
       },
     });
     // The title from the user: sent. Invalid arguments with nothing absent ask for nothing: sent.
-    expect(decideCall(invented, open, { ...rules, userText: 'File it in WEB, call it Made up' })).toMatchObject({
+    expect(
+      decideCall(invented, open, { ...rules, userText: 'File it in WEB, call it Made up' }),
+    ).toMatchObject({
       kind: 'send',
     });
     const badPriorityOnly: ErrorEnvelope = failure('invalid_arguments', {

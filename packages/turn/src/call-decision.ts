@@ -73,27 +73,25 @@ export const callDecisionTable: readonly CallDecisionRow[] = [
 ];
 
 /**
- * The open failures of the call's tool that ask the user for values: every `needs_input`, and an
- * `invalid_arguments` that also lists absent fields (`missing`: a call with a wrong value and a value
- * left out). A retry that fixes the wrong value must not make up the absent one either.
+ * The first open failure of the call's tool whose missing values the call fills with words the user
+ * never wrote. Every open failure counts: a `needs_input`, and an `invalid_arguments` that also lists
+ * absent fields (`missing`: a call with a wrong value and a value left out), since a retry that fixes
+ * the wrong value must not make up the absent one either. A failure that lists none asks for nothing.
  */
-const openNeeds = (call: CallState, memory: TurnMemoryView): readonly ErrorEnvelope[] =>
-  memory.openFailuresOf(call.toolName).filter((envelope) => (envelope.missing?.length ?? 0) > 0);
-
-/** The question a refused retry is answered with: the need itself, or the absent fields of invalid arguments. */
-const askFor = (need: ErrorEnvelope): ErrorEnvelope =>
-  need.error_type === 'needs_input'
-    ? need
-    : failure('needs_input', {
-        ...(need.connector === undefined ? {} : { connector: need.connector }),
-        missing: need.missing ?? [],
-        userMessage: (need.missing ?? []).map((field) => field.question).join(' '),
-      });
-
-/** The first open `needs_input` of the call's tool whose missing values the call fills with words the user never wrote. */
 const ungroundedNeedOf = (call: CallState, memory: TurnMemoryView, userText: string) => {
   const args = call.arguments.ok ? call.arguments.value : undefined;
-  return openNeeds(call, memory).find((need) => !groundedInUserText(args, need, userText));
+  return memory.openFailuresOf(call.toolName).find((need) => !groundedInUserText(args, need, userText));
+};
+
+/** The question a refused retry is answered with: the `needs_input` itself, or the absent fields of invalid arguments. */
+const askFor = (need: ErrorEnvelope): ErrorEnvelope => {
+  if (need.error_type === 'needs_input') return need;
+  const missing = need.missing ?? [];
+  return failure('needs_input', {
+    connector: need.connector,
+    missing,
+    userMessage: missing.map((field) => field.question).join(' '),
+  });
 };
 
 const conditions: Record<
