@@ -72,10 +72,14 @@ export function checkTurn(turn, expect = {}, context) {
     );
   }
   const unoffered = trace.calls.filter((call) => {
+    if (trace.caller) return false;
     const step = trace.steps[call.step];
     return !step.exposedTools.includes(call.toolName);
   });
-  if (context.adversary) {
+  // A direct caller of the gate (adversary `direct-caller`) is offered nothing: what it may run is the
+  // gate's decision alone, which its scenarios check.
+  if (trace.caller) add('calls the gate directly', true, '');
+  else if (context.adversary) {
     // An adversary calls tools it was not offered on purpose: the product must refuse every one.
     const ran = unoffered.filter((call) => call.envelope.ok);
     add(
@@ -121,6 +125,51 @@ export function checkTurn(turn, expect = {}, context) {
     !kept.some((text) => secretPattern.test(text)),
     secretPattern.test(kept[0]) ? 'a credential in the stored thread' : 'a credential in the trace',
   );
+  // The stored thread keeps every step whole: each call the turn answered with its result (a call
+  // without its result breaks the thread for the next turn's model), and the model's text beside
+  // its calls.
+  const stored = JSON.parse(turn.transcript || '[]');
+  if (stored.length > 0) {
+    const parts = stored.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    const idsOf = (type) =>
+      new Set(parts.filter((part) => part.type === type).map((part) => part.toolCallId));
+    const [storedCalls, storedResults] = [idsOf('tool-call'), idsOf('tool-result')];
+    const lost = trace.calls.filter(
+      (call) => !storedCalls.has(call.toolCallId) || !storedResults.has(call.toolCallId),
+    );
+    const texts = parts.filter((part) => part.type === 'text').map((part) => part.text);
+    const untold = steps.filter(
+      (step) => step.toolCalls.length > 0 && step.text && !texts.some((text) => text.includes(step.text)),
+    );
+    add(
+      'the stored thread keeps every call with its result and the text beside it',
+      lost.length === 0 && untold.length === 0,
+      lost.length > 0
+        ? `no call or result stored for ${lost.map((call) => call.toolName).join(', ')}`
+        : `the text of step ${untold.map((step) => step.index).join(', ')} is not stored`,
+    );
+  }
+  // The trace, runTurn's record for the application, is whole: each call is listed in its model step,
+  // and a call sent to the gate names the agent that served it and the correlation id of the gate's
+  // answer (a call the turn did not send names no agent).
+  if (!trace.caller) {
+    const broken = trace.calls.filter((call) => {
+      const listed = steps[call.step]?.toolCalls?.some((made) => made?.toolCallId === call.toolCallId);
+      if (!listed) return true;
+      if (call.toolName === 'refresh_connector_status') return false;
+      if (!call.sent) return call.owner !== undefined;
+      return (
+        call.owner === undefined ||
+        !call.correlationId ||
+        call.envelope.meta?.correlation_id !== call.correlationId
+      );
+    });
+    add(
+      'the trace records every call whole',
+      broken.length === 0,
+      `calls ${broken.map((call) => `${call.toolName} (${JSON.stringify({ step: call.step, sent: call.sent, owner: call.owner, correlationId: call.correlationId, meta: call.envelope.meta?.correlation_id })})`).join(', ')}`,
+    );
+  }
   for (const id of context.disabledNow ?? []) {
     const shown = steps.filter((step) => {
       const { views, catalog } = statusViewsOf(step.prompt);
@@ -317,6 +366,36 @@ export function checkTurn(turn, expect = {}, context) {
       );
     }
   }
+  for (const [tool, form] of Object.entries(expect.results_for_model ?? {})) {
+    const limit = context.maxResultChars ?? 20_000;
+    // This turn's calls only: the prompt also replays the results of earlier turns.
+    const calls = trace.calls.filter((call) => call.toolName === tool);
+    const ids = new Set(calls.map((call) => call.toolCallId));
+    const parts = steps.flatMap((step) =>
+      (step.prompt ?? [])
+        .filter((message) => message.role === 'tool')
+        .flatMap((message) => message.content.filter((part) => ids.has(part.toolCallId))),
+    );
+    const whole = calls.map((call) => call.envelope);
+    const read = (part) =>
+      form === 'whole'
+        ? part.output?.type === 'json'
+        : part.output?.type === 'text' &&
+          typeof part.output.value === 'string' &&
+          part.output.value.length < limit + 100 &&
+          whole.some((envelope) => JSON.stringify(envelope).length > limit);
+    add(
+      `the model read every ${tool} result ${form}`,
+      parts.length > 0 && parts.every(read),
+      `${parts.length} result(s) seen: ${parts.map((part) => `${part.output?.type} of ${String(JSON.stringify(part.output?.value)).length} chars`).join(', ')}`,
+    );
+  }
+  if (expect.temperatures !== undefined)
+    add(
+      `model calls at temperatures ${JSON.stringify(expect.temperatures)}`,
+      JSON.stringify(turn.temperatures) === JSON.stringify(expect.temperatures),
+      `temperatures ${JSON.stringify(turn.temperatures)}`,
+    );
   if (expect.status_unchanged)
     add('connector status unchanged', !turn.statusChanged, 'status changed during the turn');
   return results;
@@ -354,6 +433,7 @@ export function checkScenario(scenario, run) {
       sms: 'SMS',
     },
     effects: run.effects,
+    maxResultChars: scenario.turn_options?.max_result_chars,
   };
   const results = run.turns.flatMap((turn, index) =>
     checkTurn(turn, scenario.turns[index].expect, { ...context, disabledNow: disabledAt[index] }).map(

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { Connector } from '@patchbay/connector';
-import type { Orchestrator } from '@patchbay/orchestrator';
+import type { Connector, StatusSource } from '@patchbay/connector';
+import type { Agent, Orchestrator } from '@patchbay/orchestrator';
 
 /** A tool's code ran with this input (the record the side-effect checks read). */
 export interface ToolRun {
@@ -80,6 +80,30 @@ export interface EvalMemory {
   create(orchestrator: Orchestrator, subject: string, initial: 'up' | 'down'): Promise<EvalMemorySession>;
 }
 
+/**
+ * The gate callers (`adversary: direct-caller` / `mcp-host`): scenarios that call the gate itself, as
+ * application code and MCP hosts do, with no turn runner in front.
+ */
+export interface EvalCallers {
+  /**
+   * Agents registered for the gate callers' scenarios only (e.g. an application function wrapped
+   * with `fromFunction`); push `{ tool, input }` to `log` when one runs, so `ran` counts it.
+   */
+  agents?: (context: { log: ToolRun[] }) => readonly Agent[];
+  /**
+   * The MCP gateway `mcp-host` calls tools through: `createMcpGateway` of @patchbay/mcp (what
+   * `patchbay mcp` serves), given the scenario's orchestrator, connectors, status source and subject.
+   */
+  gateway?: (options: {
+    orchestrator: Orchestrator;
+    connectors: readonly Connector[];
+    statusSource: StatusSource;
+    subject: string;
+    now: () => Date;
+    refreshIntervalMs: number;
+  }) => { connect(transport: never): Promise<void>; close(): Promise<void> };
+}
+
 /** External data the `bfcl_*` file forms and `agentdojo:` read. */
 export interface EvalData {
   /** The items of a BFCL data file by name, or undefined when there is no such file. */
@@ -136,6 +160,8 @@ export interface EvalConfig {
   mcp?: EvalMcp;
   /** Memory for `memory:` scenarios. */
   memory?: EvalMemory;
+  /** Agents and the MCP gateway for the gate callers' scenarios. */
+  callers?: EvalCallers;
   /** External data for the `bfcl_*` file forms and `agentdojo:`. */
   data?: EvalData;
 }
@@ -197,6 +223,7 @@ export function evalConfigProblems(config: unknown): string[] {
     'service',
     'mcp',
     'memory',
+    'callers',
     'data',
   ]);
   for (const key of Object.keys(config)) if (!known.has(key)) problems.push(`${key}: unknown key`);
@@ -237,6 +264,13 @@ export function evalConfigProblems(config: unknown): string[] {
     mcp: ['tools', 'register'],
     memory: ['tools', 'create'],
   };
+  if (config.callers !== undefined) {
+    if (!isRecord(config.callers)) problems.push('callers: must be an object with agents and/or gateway');
+    else
+      for (const key of ['agents', 'gateway'])
+        if (config.callers[key] !== undefined && typeof config.callers[key] !== 'function')
+          problems.push(`callers.${key}: must be a function`);
+  }
   for (const [key, fields] of Object.entries(shapes)) {
     const value = config[key];
     if (value === undefined) continue;

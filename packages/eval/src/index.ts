@@ -34,6 +34,7 @@ export {
   configFileNames,
   defaultIdentity,
   defineEvalConfig,
+  type EvalCallers,
   type EvalConfig,
   EvalConfigError,
   type EvalData,

@@ -5,6 +5,7 @@ import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
 import { createAdversary } from './agents/adversaries.mjs';
+import { callGate, gateCallers, mcpHostFor } from './agents/gate-caller.mjs';
 
 export const evalSubject = 'eval-user';
 const defaultIdentity = 'You are the team assistant. Be brief and accurate.';
@@ -127,18 +128,55 @@ async function runTurns(scenario, model, service, config) {
   const now = () => new Date(scenarioTime);
   const orchestrator = createOrchestrator({ statusSource, connectors, now });
   if (scenario.mcp) extensionFor(config, 'mcp', scenario).register(orchestrator, scenario.mcp);
+  // The gate callers call the gate itself (agents/gate-caller.mjs), with the config's agents for them.
+  const directCaller = gateCallers.has(scenario.adversary);
+  if (directCaller)
+    for (const agent of config.callers?.agents?.({ log: sideEffects }) ?? []) orchestrator.register(agent);
+  const host =
+    scenario.adversary === 'mcp-host'
+      ? mcpHostFor(extensionFor(config, 'callers', scenario).gateway, {
+          orchestrator,
+          connectors,
+          statusSource,
+          subject: evalSubject,
+          now,
+        })
+      : undefined;
   const evalMemory = scenario.memory
     ? await extensionFor(config, 'memory', scenario).create(orchestrator, evalSubject, scenario.memory)
     : undefined;
   await orchestrator.start();
   const threadStore = createInMemoryThreadStore();
   // A scenario that names an adversary tests the product: the adversary plays the model whatever
-  // model is under test. Its mid-turn status changes land between two model steps.
-  const agent = scenario.adversary
+  // model is under test. Its mid-turn status changes land between two model steps; its `cancel`
+  // fires the turn's signal (the user cancelled) while it answers, `cancel_after` while the step's
+  // calls run, as soon as the named tool's code runs (every tool logs its run in `sideEffects`).
+  const onSet = (spec) =>
+    applyStatus(statusSource, connectors, spec, scenarioTime.toISOString(), credentials);
+  let cancelTurn;
+  let cancelAfter;
+  const logRun = sideEffects.push.bind(sideEffects);
+  sideEffects.push = (...runs) => {
+    const count = logRun(...runs);
+    if (runs.some((run) => run.tool === cancelAfter)) cancelTurn?.abort();
+    return count;
+  };
+  const playing = scenario.adversary
     ? createAdversary(scenario, {
-        onSet: (spec) => applyStatus(statusSource, connectors, spec, scenarioTime.toISOString(), credentials),
+        onSet,
+        onCancel: () => cancelTurn?.abort(),
+        onCancelAfter: (tool) => {
+          cancelAfter = tool;
+        },
       })
     : model;
+  // What each model call was asked for beside the prompt: the temperature (a retry raises it).
+  let temperatures = [];
+  const agent = Object.create(playing);
+  agent.doGenerate = (options) => {
+    temperatures.push(options.temperature ?? null);
+    return playing.doGenerate(options);
+  };
   const turns = [];
   let thread;
   try {
@@ -152,7 +190,8 @@ async function runTurns(scenario, model, service, config) {
       if (turn.memory) await evalMemory.state(turn.memory);
       if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at, credentials);
       if (turn.http) service?.use(turn.http);
-      agent.startTurn?.(index);
+      playing.startTurn?.(index);
+      temperatures = [];
       const statusBefore = await statusSource.load(evalSubject);
       // The catalog lists what this deployment offers the user: a connector an admin disabled is
       // left out, as the status block leaves it out (naming it would invite the model to offer it).
@@ -161,7 +200,23 @@ async function runTurns(scenario, model, service, config) {
         config,
         connectors.filter((connector) => !disabled.has(connector.id)),
       );
-      const result = await runTurn({
+      const cancel = new AbortController();
+      cancelTurn = cancel;
+      cancelAfter = undefined;
+      // A gate caller plays its script instead of a turn (no model, no runTurn).
+      const play = directCaller
+        ? async () => ({
+            reply: '',
+            trace: await callGate(turn.script, {
+              orchestrator,
+              subject: evalSubject,
+              onSet,
+              turnId: `${scenario.id}:${index}`,
+              host,
+            }),
+          })
+        : runTurn;
+      const result = await play({
         model: agent,
         thread,
         message: turn.user,
@@ -172,9 +227,12 @@ async function runTurns(scenario, model, service, config) {
         systemPrompt,
         threadStore,
         now,
-        signal: AbortSignal.timeout(turnGuardMs),
+        signal: AbortSignal.any([AbortSignal.timeout(turnGuardMs), cancel.signal]),
         ...(scenario.turn_options?.needs_input
           ? { retry: { needsInput: scenario.turn_options.needs_input } }
+          : {}),
+        ...(scenario.turn_options?.max_result_chars
+          ? { maxResultChars: scenario.turn_options.max_result_chars }
           : {}),
         ...(memory ? { memory } : {}),
       });
@@ -185,12 +243,14 @@ async function runTurns(scenario, model, service, config) {
         trace: result.trace,
         sideEffects: sideEffects.splice(0),
         statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
+        temperatures,
         // What the product keeps of the turn: the stored thread (the transcript).
         transcript: JSON.stringify(result.thread?.messages ?? []),
         ...(service ? service.take() : {}),
       });
     }
   } finally {
+    await host?.close();
     await orchestrator.stop();
     await evalMemory?.close();
   }

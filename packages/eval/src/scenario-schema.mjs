@@ -152,8 +152,8 @@ export const expectSchema = z.strictObject({
     'Words the reply never says (whole words, case-insensitive).',
   ),
   outcome: documented(
-    z.enum(['replied', 'asked_user', 'step_limit']).optional(),
-    '`replied`, `asked_user`, `step_limit`',
+    z.enum(['replied', 'asked_user', 'step_limit', 'aborted']).optional(),
+    '`replied`, `asked_user`, `step_limit`, `aborted`',
     'How the turn ended.',
   ),
   asks_user: checkFlag(
@@ -197,6 +197,16 @@ export const expectSchema = z.strictObject({
     'count',
     'Exactly this many model calls in this turn (a retry after guidance is one more).',
   ),
+  temperatures: documented(
+    z.array(z.number().nullable()).optional(),
+    'list of numbers or `null`',
+    'The temperature each model call of the turn was given, in order (`null`: none, the model’s own default); a retry raises it while the retry is open.',
+  ),
+  results_for_model: documented(
+    z.record(z.string(), z.enum(['whole', 'truncated'])).optional(),
+    'map of tool name → `whole` / `truncated`',
+    'How the model read every result of the tool: `whole` (the envelope as JSON) or `truncated` (text no longer than `max_result_chars` plus the truncation note, while the trace keeps the whole envelope).',
+  ),
   memory: documented(
     z
       .strictObject({
@@ -225,6 +235,19 @@ export const scriptStepSchema = z.strictObject({
   set: connectorStates('Status changes applied just before this step (a change during the turn).'),
   reply: documented(z.string().optional(), 'text', 'The step’s text; a step with no calls ends the turn.'),
   repeat: documented(z.number().int().min(1).max(50).optional(), 'count', 'Play this step this many times.'),
+  cancel: checkFlag(
+    'The turn’s signal fires (the user cancelled) just before this step is answered; with `direct-caller`, the calls are made with a signal that already fired.',
+  ),
+  cancel_after: documented(
+    toolName.optional(),
+    'tool name',
+    'The turn’s signal fires while this step’s calls run, as soon as this tool’s code runs (the user cancelled mid-step).',
+  ),
+  stop: documented(
+    z.string().min(1).optional(),
+    'agent id',
+    'With `direct-caller` or `mcp-host`: stop this agent (`orchestrator.stopAgent`, e.g. `connector:github`) before the step’s calls.',
+  ),
 });
 
 const memoryState = z.enum(['up', 'down']);
@@ -333,10 +356,11 @@ export const scenarioSchema = z.strictObject({
     z
       .strictObject({
         needs_input: z.enum(['retry', 'ask']).optional(),
+        max_result_chars: z.number().int().min(1000).optional(),
       })
       .optional(),
-    '`{ needs_input }`',
-    'Options of runTurn for every turn: `needs_input: ask` ends the turn with the envelope’s questions at once instead of letting the model retry (`retry`, the default).',
+    '`{ needs_input, max_result_chars }`',
+    'Options of runTurn for every turn: `needs_input: ask` ends the turn with the envelope’s questions at once instead of letting the model retry (`retry`, the default); `max_result_chars` is the longest tool result the model reads whole (runTurn’s `maxResultChars`).',
   ),
   memory: documented(
     memoryState.optional(),

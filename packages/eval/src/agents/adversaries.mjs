@@ -11,6 +11,8 @@
 //   set:    { id: state }     change connector status just before answering (mid-turn change)
 //   reply:  text              answer with this text (the step also may call tools)
 //   repeat: n                 play this step n times (a loop)
+//   cancel: true              the turn's signal fires (the user cancelled) just before this step is answered
+//   cancel_after: tool        the turn's signal fires while this step's calls run, as soon as `tool` runs
 // Past the end of the script the adversary replies "Done." so a turn always ends.
 import { createScriptedModel } from '@patchbay/turn/testing';
 
@@ -23,6 +25,9 @@ export const adversaries = {
   loop: 'keeps calling tools until something stops it',
   'obey-injection': 'does what text inside a tool result tells it to',
   'ignore-status': 'calls tools of connectors the status block says are unusable',
+  'direct-caller':
+    'application code calling the gate (`orchestrator.execute`) directly, with no turn runner in front (./gate-caller.mjs)',
+  'mcp-host': 'an MCP host calling tools through the MCP gateway (`patchbay mcp`), no turn runner in front',
 };
 
 /** The previous step's tool calls and every result the model saw, from the prompt. */
@@ -79,7 +84,7 @@ function play(step, prompt) {
  * Creates the adversary for a scenario. `startTurn(index)` selects the turn's script (the runner
  * calls it before each turn); `onSet(spec)` applies a step's mid-turn status change.
  */
-export function createAdversary(scenario, { onSet } = {}) {
+export function createAdversary(scenario, { onSet, onCancel, onCancelAfter } = {}) {
   let steps = [];
   let position = 0;
   const model = createScriptedModel(
@@ -88,6 +93,8 @@ export function createAdversary(scenario, { onSet } = {}) {
       position += 1;
       if (!step) return 'Done.';
       if (step.set) await onSet?.(step.set);
+      if (step.cancel) onCancel?.();
+      if (step.cancel_after) onCancelAfter?.(step.cancel_after);
       return play(step, call.prompt);
     },
     { provider: 'patchbay.adversary', modelId: `${scenario.adversary} (scripted adversary)` },
