@@ -2,10 +2,12 @@
 // connectors answer from each scenario's `fixtures:`; `packages:` scenarios run the eight real
 // connector packages against the msw service server; `mcp:` starts @patchbay/mcp's controllable test
 // server; `memory:` serves @patchbay/memory over HTTP on SQLite; BFCL and AgentDojo data come from
-// data/. PATCHBAY_EVAL_SCENARIOS and PATCHBAY_EVAL_RESULTS move scenarios and results (the tests).
+// data/; the gate callers get an app function and the MCP gateway. PATCHBAY_EVAL_SCENARIOS and PATCHBAY_EVAL_RESULTS move scenarios and results (the tests).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
+import { createMcpGateway } from '@patchbay/mcp';
+import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
 import {
   controllableToolNames,
@@ -41,6 +43,9 @@ export default defineEvalConfig({
   },
   mcp: { tools: controllableToolNames, register: registerMcpServers },
   memory: { tools: memoryTools, create: createEvalMemory },
+  // The gate callers (23-gate-callers, 26-mcp-host): an app function that requires GitHub, and the
+  // MCP gateway `patchbay mcp` serves.
+  callers: { agents: ({ log }) => [digestFunction(log)], gateway: (options) => createMcpGateway(options) },
   data: {
     bfcl: (file) =>
       existsSync(bfclFile(file))
