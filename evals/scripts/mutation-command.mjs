@@ -9,8 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The ids of the scenarios added after the "before" measurement (evals/scenarios/21-*, 22-*). */
+/**
+ * The ids of the scenarios added after the "before" measurement: `PATCHBAY_MUTATE_NEW` (a regex), by
+ * default those of evals/scenarios/21-*, 22-* (the round of the whole-file run).
+ */
 const newScenarioIds =
+  process.env.PATCHBAY_MUTATE_NEW ??
   '^(mcp-tool-hangs-times-out|mcp-server-down-unavailable|mcp-result-carries-credential|tool-result-carries-credential|memory-carries-fact-to-next-session|memory-down-still-answers|memory-context-is-data|adversary-broken-arguments|adversary-second-write-other-arguments|adversary-extra-write-in-retry|needs-input-ask-at-once|adversary-invented-value-with-two-questions)$';
 
 const checkScenarios = fileURLToPath(new URL('./check-scenarios.mjs', import.meta.url));

@@ -18,6 +18,8 @@ for (const file of logFiles)
     verdicts.set(String(entry.mutant), entry);
   }
 
+// `Ignored`: a mutant a `// Stryker disable` comment excludes (with its reason in the source). The
+// score leaves them out, as Stryker does; `raw` counts them as undetected.
 const kindOf = (status) =>
   status === 'Killed'
     ? 'killed'
@@ -25,35 +27,46 @@ const kindOf = (status) =>
       ? 'timeout'
       : status === 'Survived'
         ? 'survived'
-        : 'other';
+        : status === 'Ignored'
+          ? 'ignored'
+          : 'other';
 const percent = (detected, valid) => (valid ? ((100 * detected) / valid).toFixed(1) : '–');
 
 /** A mutant's verdict: Stryker's, unless a log names it; `before` from the log (timeouts count alike). */
 function verdictOf(mutant) {
   const stryker = kindOf(mutant.status);
   const logged = verdicts.get(String(mutant.id));
-  if (stryker === 'timeout' || stryker === 'other') return { after: stryker, before: stryker };
+  if (stryker === 'timeout' || stryker === 'other' || stryker === 'ignored')
+    return { after: stryker, before: stryker };
   if (!logged) return { after: stryker, before: undefined };
   return { after: logged.after === 'killed' ? 'killed' : stryker, before: logged.before };
 }
 
 const survivors = [];
 const rows = [];
-const total = { killed: 0, timeout: 0, survived: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
+const total = { killed: 0, timeout: 0, survived: 0, ignored: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
 for (const [file, { mutants }] of Object.entries(report.files)) {
-  const count = { killed: 0, timeout: 0, survived: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
+  const count = {
+    killed: 0,
+    timeout: 0,
+    survived: 0,
+    ignored: 0,
+    other: 0,
+    beforeDetected: 0,
+    beforeKnown: 0,
+  };
   for (const mutant of mutants) {
     const { after, before } = verdictOf(mutant);
     count[after] += 1;
-    if (before !== undefined && after !== 'other') {
+    if (before !== undefined && after !== 'other' && after !== 'ignored') {
       count.beforeKnown += 1;
       if (before !== 'survived') count.beforeDetected += 1;
     }
-    if (after === 'survived' || after === 'other')
+    if (after === 'survived' || after === 'other' || after === 'ignored')
       survivors.push(
         `#${mutant.id} ${file}:${mutant.location.start.line} ${mutant.mutatorName} → ${JSON.stringify(
           (mutant.replacement ?? '').slice(0, 80),
-        )} (${after === 'other' ? mutant.status : 'Survived'})`,
+        )} (${after === 'survived' ? 'Survived' : mutant.status})`,
       );
   }
   const detected = count.killed + count.timeout;
@@ -62,8 +75,11 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     logFiles.length > 0
       ? ` | before: ${count.beforeDetected}/${count.beforeKnown} (${percent(count.beforeDetected, count.beforeKnown)} %)`
       : '';
+  const raw = count.ignored
+    ? `; raw ${detected}/${valid + count.ignored} (${percent(detected, valid + count.ignored)} %, ${count.ignored} disabled counted as undetected)`
+    : '';
   rows.push(
-    `${file}: ${detected}/${valid} detected (${percent(detected, valid)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.other ? `, ${count.other} other` : ''}${before}`,
+    `${file}: ${detected}/${valid} detected (${percent(detected, valid)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.other ? `, ${count.other} other` : ''}${raw}${before}`,
   );
   for (const key of Object.keys(total)) total[key] += count[key];
 }
@@ -72,6 +88,10 @@ const detected = total.killed + total.timeout;
 const valid = detected + total.survived;
 console.log(
   `all: ${detected}/${valid} detected (${percent(detected, valid)} %)${
+    total.ignored
+      ? `; raw ${detected}/${valid + total.ignored} (${percent(detected, valid + total.ignored)} %)`
+      : ''
+  }${
     logFiles.length > 0
       ? ` | before: ${total.beforeDetected}/${total.beforeKnown} (${percent(total.beforeDetected, total.beforeKnown)} %)`
       : ''
