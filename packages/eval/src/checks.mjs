@@ -149,6 +149,14 @@ export function checkTurn(turn, expect = {}, context) {
         : `the text of step ${untold.map((step) => step.index).join(', ')} is not stored`,
     );
   }
+  // The model decides whether to call a tool or answer: every call offers the tools with
+  // `toolChoice: auto` (with `required` a model could never reply in text).
+  const forced = (turn.toolChoices ?? []).filter((choice) => choice?.type !== 'auto');
+  add(
+    'every model call lets the model choose (toolChoice auto)',
+    forced.length === 0,
+    `tool choices ${JSON.stringify(turn.toolChoices)}`,
+  );
   // The trace, runTurn's record for the application, is whole: each call is listed in its model step,
   // and a call sent to the gate names the agent that served it and the correlation id of the gate's
   // answer (a call the turn did not send names no agent).

@@ -170,11 +170,14 @@ async function runTurns(scenario, model, service, config) {
         },
       })
     : model;
-  // What each model call was asked for beside the prompt: the temperature (a retry raises it).
+  // What each model call was asked for beside the prompt: the temperature (a retry raises it) and
+  // the tool choice.
   let temperatures = [];
+  let toolChoices = [];
   const agent = Object.create(playing);
   agent.doGenerate = (options) => {
     temperatures.push(options.temperature ?? null);
+    toolChoices.push(options.toolChoice ?? null);
     return playing.doGenerate(options);
   };
   const turns = [];
@@ -192,6 +195,7 @@ async function runTurns(scenario, model, service, config) {
       if (turn.http) service?.use(turn.http);
       playing.startTurn?.(index);
       temperatures = [];
+      toolChoices = [];
       const statusBefore = await statusSource.load(evalSubject);
       // The catalog lists what this deployment offers the user: a connector an admin disabled is
       // left out, as the status block leaves it out (naming it would invite the model to offer it).
@@ -209,6 +213,7 @@ async function runTurns(scenario, model, service, config) {
             reply: '',
             trace: await callGate(turn.script, {
               orchestrator,
+              statusSource,
               subject: evalSubject,
               onSet,
               turnId: `${scenario.id}:${index}`,
@@ -244,6 +249,7 @@ async function runTurns(scenario, model, service, config) {
         sideEffects: sideEffects.splice(0),
         statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
         temperatures,
+        toolChoices,
         // What the product keeps of the turn: the stored thread (the transcript).
         transcript: JSON.stringify(result.thread?.messages ?? []),
         ...(service ? service.take() : {}),

@@ -243,6 +243,14 @@ export const scriptStepSchema = z.strictObject({
     'tool name',
     'The turn’s signal fires while this step’s calls run, as soon as this tool’s code runs (the user cancelled mid-step).',
   ),
+  approve: checkFlag(
+    'With `direct-caller` or `mcp-host`: a person approves every pending proposal of the user (`orchestrator.approve`) before the step’s calls.',
+  ),
+  disable: documented(
+    z.string().min(1).optional(),
+    'agent id',
+    'With `direct-caller` or `mcp-host`: an admin disables this agent for the user (an MCP server’s name, `function:<tool>`) before the step’s calls.',
+  ),
   stop: documented(
     z.string().min(1).optional(),
     'agent id',

@@ -11,6 +11,9 @@
 //   set:    { id: state }     change connector status just before the calls
 //   cancel: true              the caller's signal has already fired when the calls are made
 //   stop:   agent id          stop that agent (`orchestrator.stopAgent`) before the calls
+//   disable: agent id         an admin disables that agent for the user (an MCP server's name,
+//                             `function:<tool>`) before the calls
+//   approve: true             a person approves every pending proposal of the user before the calls
 // `mcp-host`: the same script as an MCP host, every call a `tools/call` to the config's MCP gateway
 // (`callers.gateway`, e.g. `createMcpGateway` of @patchbay/mcp) in process over a transport written
 // here; the envelope is the result's structured content. The gateway answers a name it does not serve
@@ -95,11 +98,15 @@ export function mcpHostFor(createGateway, options) {
  * `orchestrator.execute` directly); returns a trace in the shape of runTurn's (its `calls`), marked
  * `caller: true` (no tools were offered: the caller offers itself whatever it calls).
  */
-export async function callGate(script, { orchestrator, subject, onSet, turnId, host }) {
+export async function callGate(script, { orchestrator, statusSource, subject, onSet, turnId, host }) {
   const calls = [];
   for (const [index, step] of (script ?? []).entries()) {
     if (step.set) await onSet(step.set);
     if (step.stop) await orchestrator.stopAgent(step.stop);
+    if (step.disable) await statusSource.disable(step.disable, subject);
+    if (step.approve)
+      for (const proposal of await orchestrator.listProposals({ subject, state: 'pending' }))
+        await orchestrator.approve(proposal.id);
     const signal = step.cancel ? AbortSignal.abort() : undefined;
     for (const [position, call] of (step.calls ?? []).entries()) {
       const args = parseArgs(call.args);
