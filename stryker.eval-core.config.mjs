@@ -4,13 +4,13 @@
 // (its time is in evals/README.md): the four files of the turn loop and `call-pipeline.ts` from the top through
 // `pipeline()` (routing, status, validation, write-back and their order; `runCall`, the span, metric
 // and log wrapper below it, is left out). Same command as the whole run (scripts/mutation-command.mjs),
-// with `PATCHBAY_MUTATE_NEW` naming this round's scenarios (evals/scenarios/23-* to 26-*), so one run
+// with `PATCHBAY_MUTATE_NEW` naming this round's scenarios (evals/scenarios/23-* to 27-*), so one run
 // gives the score before and after them. Results in evals/mutation/eval-core/.
 import base from './stryker.eval.config.mjs';
 
-/** The ids of the scenarios of evals/scenarios/23-gate-callers.yaml to 26-mcp-host.yaml. */
+/** The ids of the scenarios of evals/scenarios/23-gate-callers.yaml to 27-gate-policy-and-approval.yaml. */
 const roundScenarios =
-  '^(caller-.*|adversary-cancelled-.*|needs-input-ask-invalid-only|needs-input-ask-mixed-failures|adversary-invented-value-ends-turn|adversary-empty-arguments|adversary-refusal-answers|mcp-big-result-truncated|retry-temperature-falls-after-fix|adversary-retry-fails-twice-then-fixed|adversary-call-cap-answer|adversary-invents-value-after-invalid-arguments|mcp-host-.*)$';
+  '^(caller-.*|adversary-cancelled-.*|needs-input-ask-invalid-only|needs-input-ask-mixed-failures|adversary-invented-value-ends-turn|adversary-empty-arguments|adversary-refusal-answers|mcp-big-result-truncated|retry-temperature-falls-after-fix|adversary-retry-fails-twice-then-fixed|adversary-call-cap-answer|adversary-invents-value-after-invalid-arguments|retry-stays-open-when-fix-fails|mcp-host-.*)$';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
