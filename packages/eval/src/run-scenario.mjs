@@ -130,6 +130,20 @@ async function runTurns(scenario, model, service, config) {
   if (scenario.mcp) extensionFor(config, 'mcp', scenario).register(orchestrator, scenario.mcp);
   // The gate callers call the gate itself (agents/gate-caller.mjs), with the config's agents for them.
   const directCaller = gateCallers.has(scenario.adversary);
+  // `cancel_while_reading`: a one-shot hook that runs once the gate's next status read returned.
+  let afterStatusRead;
+  if (directCaller)
+    for (const method of ['load', 'loadConnectors']) {
+      const read = statusSource[method]?.bind(statusSource);
+      if (read)
+        statusSource[method] = async (...args) => {
+          const state = await read(...args);
+          const hook = afterStatusRead;
+          afterStatusRead = undefined;
+          hook?.();
+          return state;
+        };
+    }
   if (directCaller)
     for (const agent of config.callers?.agents?.({ log: sideEffects }) ?? []) orchestrator.register(agent);
   const host =
@@ -216,6 +230,9 @@ async function runTurns(scenario, model, service, config) {
               statusSource,
               subject: evalSubject,
               onSet,
+              onStatusRead: (hook) => {
+                afterStatusRead = hook;
+              },
               turnId: `${scenario.id}:${index}`,
               host,
             }),

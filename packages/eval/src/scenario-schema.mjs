@@ -243,6 +243,9 @@ export const scriptStepSchema = z.strictObject({
     'tool name',
     'The turn’s signal fires while this step’s calls run, as soon as this tool’s code runs (the user cancelled mid-step).',
   ),
+  cancel_while_reading: checkFlag(
+    'With `direct-caller`: the caller’s signal fires while the gate reads the status store for the step’s first call (after routing), as a caller giving up on a slow store does.',
+  ),
   approve: checkFlag(
     'With `direct-caller` or `mcp-host`: a person approves every pending proposal of the user (`orchestrator.approve`) before the step’s calls.',
   ),

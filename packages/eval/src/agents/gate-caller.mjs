@@ -14,6 +14,9 @@
 //   disable: agent id         an admin disables that agent for the user (an MCP server's name,
 //                             `function:<tool>`) before the calls
 //   approve: true             a person approves every pending proposal of the user before the calls
+//   cancel_while_reading: true  the caller's signal fires while the gate reads the status store for
+//                             the step's first call (after routing), as a caller giving up on a slow
+//                             store does
 // `mcp-host`: the same script as an MCP host, every call a `tools/call` to the config's MCP gateway
 // (`callers.gateway`, e.g. `createMcpGateway` of @patchbay/mcp) in process over a transport written
 // here; the envelope is the result's structured content. The gateway answers a name it does not serve
@@ -98,7 +101,10 @@ export function mcpHostFor(createGateway, options) {
  * `orchestrator.execute` directly); returns a trace in the shape of runTurn's (its `calls`), marked
  * `caller: true` (no tools were offered: the caller offers itself whatever it calls).
  */
-export async function callGate(script, { orchestrator, statusSource, subject, onSet, turnId, host }) {
+export async function callGate(
+  script,
+  { orchestrator, statusSource, subject, onSet, onStatusRead, turnId, host },
+) {
   const calls = [];
   for (const [index, step] of (script ?? []).entries()) {
     if (step.set) await onSet(step.set);
@@ -107,7 +113,12 @@ export async function callGate(script, { orchestrator, statusSource, subject, on
     if (step.approve)
       for (const proposal of await orchestrator.listProposals({ subject, state: 'pending' }))
         await orchestrator.approve(proposal.id);
-    const signal = step.cancel ? AbortSignal.abort() : undefined;
+    let signal = step.cancel ? AbortSignal.abort() : undefined;
+    if (step.cancel_while_reading) {
+      const giveUp = new AbortController();
+      onStatusRead(() => giveUp.abort());
+      signal = giveUp.signal;
+    }
     for (const [position, call] of (step.calls ?? []).entries()) {
       const args = parseArgs(call.args);
       const envelope = host
