@@ -38,9 +38,11 @@ export function createEvalConnectors(fixtures = {}, log = []) {
   const answer = (name, input, fallback, context) => {
     log.push({ tool: name, input });
     // Like a real service, a stand-in refuses a call that does not carry the credentials the user
-    // connected with: the gate must hand each tool its connector's credentials.
-    if (!Object.values(context?.credentials ?? {}).some((value) => /^eval-[a-z]+-/.test(value)))
-      throw new PatchbayError('invalid_credentials', 'The request carried no credentials.');
+    // connected its connector with (every stand-in tool is named `<connector>_…`): the gate must hand
+    // each tool its own connector's credentials, not none and not another connector's.
+    const own = `eval-${name.split('_')[0]}-`;
+    if (!Object.values(context?.credentials ?? {}).some((value) => String(value).startsWith(own)))
+      throw new PatchbayError('invalid_credentials', 'The request carried no credentials of this service.');
     const fixture = fixtures[name];
     if (fixture === undefined) return success(fallback);
     // A service error that echoes the credential (as some APIs do): the gate must redact it.
