@@ -24,7 +24,7 @@ export default {
     'packages/turn/src/call-decision.ts',
     'packages/turn/src/step-decision.ts',
     'packages/turn/src/step-calls.ts',
-    'packages/orchestrator/src/call-pipeline.ts:1-214',
+    'packages/orchestrator/src/call-pipeline.ts:1-218',
   ],
   disableTypeChecks:
     '{packages/turn/src/{turn-loop,call-decision,step-decision,step-calls}.ts,packages/orchestrator/src/call-pipeline.ts}',

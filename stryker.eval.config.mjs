@@ -27,7 +27,7 @@ export default {
     'packages/turn/src/call-decision.ts',
     'packages/turn/src/step-decision.ts',
     'packages/turn/src/step-calls.ts',
-    'packages/orchestrator/src/call-pipeline.ts:1-214',
+    'packages/orchestrator/src/call-pipeline.ts:1-218',
     'packages/protocol/src/capture-status.ts',
     'packages/protocol/src/turn-context.ts',
     'packages/protocol/src/prompt-blocks.ts',
