@@ -1,4 +1,4 @@
-import { success } from '@patchbay/envelope';
+import { failure, success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { createCountingAgent, createTestStatusSource } from '../test/support.js';
 import type { CallProgress } from './agent.js';
@@ -28,6 +28,61 @@ describe('execute options: deadlineMs and onProgress', () => {
     expect(envelope.ok === false && envelope.user_message).toContain('within 50 ms');
     // The agent was told to stop: the budget is enforced, not only reported.
     expect(aborted).toBe(true);
+  });
+
+  it('answers a stopped write as not retryable, since it may already have taken effect', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const hang = () => new Promise<never>(() => {});
+    orchestrator.register(
+      createCountingAgent({
+        tools: [
+          { name: 'count_post', effect: 'write', annotations: {}, timeoutMs: 40 },
+          { name: 'count_put', effect: 'write', annotations: { idempotentHint: true }, timeoutMs: 40 },
+          { name: 'count_echo', timeoutMs: 40 },
+        ],
+        execute: hang,
+      }),
+    );
+    await orchestrator.start();
+    const write = await orchestrator.execute('count_post', { text: 'x' }, { subject });
+    expect(write).toMatchObject({ ok: false, error_type: 'timeout', retryable: false });
+    expect(write.ok === false && write.user_message).toContain('may still have taken effect');
+    // A write declared idempotent and a read are harmless to repeat: retryable as before.
+    for (const name of ['count_put', 'count_echo']) {
+      const envelope = await orchestrator.execute(name, { text: 'x' }, { subject });
+      expect(envelope).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
+      expect(envelope.ok === false && envelope.user_message).not.toContain('may still have taken effect');
+    }
+    // Cancelled by the caller once running: the same rule.
+    const controller = new AbortController();
+    const cancelled = orchestrator.execute(
+      'count_post',
+      { text: 'x' },
+      { subject, signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 5);
+    expect(await cancelled).toMatchObject({ ok: false, error_type: 'timeout', retryable: false });
+  });
+
+  it('applies the rule to a timeout the agent reports itself (an MCP server that did not answer)', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.register(
+      createCountingAgent({
+        tools: [{ name: 'count_post', effect: 'write', annotations: {} }, { name: 'count_echo' }],
+        execute: async () =>
+          failure('timeout', { userMessage: 'The MCP server "lab" did not answer in time.' }),
+      }),
+    );
+    await orchestrator.start();
+    const write = await orchestrator.execute('count_post', { text: 'x' }, { subject });
+    expect(write).toMatchObject({ ok: false, error_type: 'timeout', retryable: false });
+    expect(write.ok === false && write.user_message).toBe(
+      'The MCP server "lab" did not answer in time. It may still have taken effect: check before running it again.',
+    );
+    expect(await orchestrator.execute('count_echo', { text: 'x' }, { subject })).toMatchObject({
+      error_type: 'timeout',
+      retryable: true,
+    });
   });
 
   it('keeps the tool’s own limit when it is lower than the caller’s deadline', async () => {

@@ -38,6 +38,19 @@ export async function runAgent(
     correlationId: call.correlationId,
     setupUrl: entry.tool.connectorId !== undefined ? context.setupUrls[entry.tool.connectorId] : undefined,
   };
+  // A call stopped after it started may already have changed something at the service. Only a tool
+  // that is harmless to repeat (a read, or declared idempotent) is answered as retryable; any other is
+  // answered as "may have happened", so no model or host re-sends a write on the strength of a timeout.
+  const repeatable =
+    entry.tool.effect === 'read' ||
+    entry.tool.annotations?.readOnlyHint === true ||
+    entry.tool.annotations?.idempotentHint === true;
+  const mayHaveHappened = repeatable ? '' : ' It may still have taken effect: check before running it again.';
+  // The agent's own timeout (an MCP server that did not answer in time) follows the same rule.
+  const notRepeatable = (envelope: Envelope): Envelope =>
+    repeatable || envelope.ok || envelope.error_type !== 'timeout' || !envelope.retryable
+      ? envelope
+      : { ...envelope, retryable: false, user_message: `${envelope.user_message}${mayHaveHappened}` };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onCallerAbort: (() => void) | undefined;
   const stopped = new Promise<Envelope>((resolve) => {
@@ -50,7 +63,8 @@ export async function runAgent(
       resolve(
         failure('timeout', {
           connector: entry.tool.connectorId,
-          userMessage: `${call.name} did not finish within ${timeoutMs} ms and was stopped.`,
+          userMessage: `${call.name} did not finish within ${timeoutMs} ms and was stopped.${mayHaveHappened}`,
+          retryable: repeatable,
         }),
       );
     }, timeoutMs);
@@ -60,7 +74,8 @@ export async function runAgent(
         resolve(
           failure('timeout', {
             connector: entry.tool.connectorId,
-            userMessage: 'The request was cancelled before it finished.',
+            userMessage: `The request was cancelled before it finished.${mayHaveHappened}`,
+            retryable: repeatable,
           }),
         );
       };
@@ -80,7 +95,7 @@ export async function runAgent(
       }),
     )
     .then(
-      (result) => toEnvelope(result, envelopeContext),
+      (result) => notRepeatable(toEnvelope(result, envelopeContext)),
       (error: unknown) => {
         log.error(
           {
