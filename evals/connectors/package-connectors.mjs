@@ -1,6 +1,6 @@
 // The real connector packages, for scenarios that name them in `packages:`. Their code runs
-// unchanged against the service server (./service-server.mjs); the only eval addition is a log of
-// which tools ran, the same record the stand-in connectors keep for the side-effect checks.
+// unchanged against the service server (./service-server.mjs); the harness (@patchbay/eval's runner)
+// logs which tools ran, for every connector alike.
 import { discord } from '@patchbay/connector-discord';
 import { email } from '@patchbay/connector-email';
 import { github } from '@patchbay/connector-github';
@@ -24,26 +24,3 @@ export const packageConnectors = {
   notion,
   sms,
 };
-const packages = packageConnectors;
-
-/** Package ids a scenario may name in `packages:`. */
-export const packageConnectorIds = Object.keys(packages);
-
-/** The named real connectors, each tool logging `{ tool, input }` to `log` when it runs. */
-export function createPackageConnectors(ids, log = []) {
-  return ids.map((id) => {
-    const connector = packages[id];
-    if (!connector)
-      throw new Error(`no connector package "${id}" (known: ${packageConnectorIds.join(', ')})`);
-    return {
-      ...connector,
-      tools: connector.tools.map((tool) => ({
-        ...tool,
-        execute: (input, context) => {
-          log.push({ tool: tool.name, input });
-          return tool.execute(input, context);
-        },
-      })),
-    };
-  });
-}
