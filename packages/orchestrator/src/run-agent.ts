@@ -9,6 +9,26 @@ export interface RunGrant {
   scopes?: readonly string[] | undefined;
 }
 
+// A call stopped after it started may already have changed something at the service. Only a tool
+// that is harmless to repeat (a read, or declared idempotent) is answered as retryable; any other is
+// answered as "may have happened", so no model or host re-sends a write on the strength of a timeout.
+const stoppedWriteNote = ' It may still have taken effect: check before running it again.';
+
+function harmlessToRepeat(tool: ToolEntry['tool']): boolean {
+  return (
+    tool.effect === 'read' ||
+    tool.annotations?.readOnlyHint === true ||
+    tool.annotations?.idempotentHint === true
+  );
+}
+
+/** A retryable `timeout` the agent reported itself (an MCP server that did not answer) for a tool not harmless to repeat. */
+function stoppedWrite(envelope: Envelope): Envelope {
+  return envelope.ok || envelope.error_type !== 'timeout' || !envelope.retryable
+    ? envelope
+    : { ...envelope, retryable: false, user_message: `${envelope.user_message}${stoppedWriteNote}` };
+}
+
 /**
  * Runs the agent under the deadline and the caller's signal; a hung call is abandoned (its signal
  * aborted) and answered with `timeout`. A throw is mapped with `toEnvelope`, secrets removed.
@@ -38,19 +58,8 @@ export async function runAgent(
     correlationId: call.correlationId,
     setupUrl: entry.tool.connectorId !== undefined ? context.setupUrls[entry.tool.connectorId] : undefined,
   };
-  // A call stopped after it started may already have changed something at the service. Only a tool
-  // that is harmless to repeat (a read, or declared idempotent) is answered as retryable; any other is
-  // answered as "may have happened", so no model or host re-sends a write on the strength of a timeout.
-  const repeatable =
-    entry.tool.effect === 'read' ||
-    entry.tool.annotations?.readOnlyHint === true ||
-    entry.tool.annotations?.idempotentHint === true;
-  const mayHaveHappened = repeatable ? '' : ' It may still have taken effect: check before running it again.';
-  // The agent's own timeout (an MCP server that did not answer in time) follows the same rule.
-  const notRepeatable = (envelope: Envelope): Envelope =>
-    repeatable || envelope.ok || envelope.error_type !== 'timeout' || !envelope.retryable
-      ? envelope
-      : { ...envelope, retryable: false, user_message: `${envelope.user_message}${mayHaveHappened}` };
+  const repeatable = harmlessToRepeat(entry.tool);
+  const mayHaveHappened = repeatable ? '' : stoppedWriteNote;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onCallerAbort: (() => void) | undefined;
   const stopped = new Promise<Envelope>((resolve) => {
@@ -95,7 +104,8 @@ export async function runAgent(
       }),
     )
     .then(
-      (result) => notRepeatable(toEnvelope(result, envelopeContext)),
+      (result) =>
+        repeatable ? toEnvelope(result, envelopeContext) : stoppedWrite(toEnvelope(result, envelopeContext)),
       (error: unknown) => {
         log.error(
           {
