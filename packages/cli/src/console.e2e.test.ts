@@ -289,6 +289,31 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     await card.locator('[data-status="not_configured"]').waitFor();
   });
 
+  it('keeps what is typed in the User field when a live update re-renders the page', async () => {
+    const home = await demo.connectedHome();
+    const running = await openConsole(home);
+    const page = await signedInPage(running, '#/connectors');
+    const card = page.locator('[data-connector="demo"]');
+    await card.locator('[data-status="connected"]').waitFor();
+    const field = page.getByLabel('User');
+    await field.fill('alice');
+    // Another process changes the shown user's status while the admin is still typing (no Enter yet).
+    const store = openStore({ home, secretKey: demo.secretKey, env: {} });
+    try {
+      await store.markRateLimited('default', 'demo', new Date(Date.now() + 10 * 60_000).toISOString());
+    } finally {
+      await store.close();
+    }
+    await card.locator('[data-status="rate_limited"]').waitFor();
+    expect(await field.inputValue()).toBe('alice');
+    await field.press('Enter');
+    await page.getByText('0 of 1 connected for alice.').waitFor();
+    // Emptied and left, the field shows the user still picked.
+    await field.fill('');
+    await field.press('Tab');
+    expect(await field.inputValue()).toBe('alice');
+  });
+
   it('shows the audit log live, filterable, and the per-turn context with its token count', async () => {
     const home = await demo.connectedHome();
     const running = await openConsole(home);

@@ -22,6 +22,52 @@ function pageFromHash(): PageId {
   return pages.find((page) => page.id === id)?.id ?? 'proposals';
 }
 
+/**
+ * The user whose view the pages show. What is typed is the field's own draft until Enter (or
+ * leaving the field) picks it: the page re-renders on every live event, and a field bound to the
+ * picked user would put the old name back over what the admin was typing.
+ */
+function UserPicker({
+  subject,
+  subjects,
+  onPick,
+}: {
+  subject: string;
+  subjects: readonly string[];
+  onPick: (subject: string) => void;
+}) {
+  const [draft, setDraft] = useState(subject);
+  // A user picked elsewhere (the session's own on load) shows in the field.
+  useEffect(() => setDraft(subject), [subject]);
+  const pick = (value: string) => {
+    const trimmed = value.trim();
+    if (trimmed) onPick(trimmed);
+    else setDraft(subject);
+  };
+  return (
+    <div class="user-picker">
+      <label for="subject">User</label>
+      <input
+        id="subject"
+        list="known-subjects"
+        value={draft}
+        autocomplete="off"
+        spellcheck={false}
+        onInput={(event) => setDraft((event.target as HTMLInputElement).value)}
+        onChange={(event) => pick((event.target as HTMLInputElement).value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') pick((event.target as HTMLInputElement).value);
+        }}
+      />
+      <datalist id="known-subjects">
+        {subjects.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+    </div>
+  );
+}
+
 function App() {
   const [session, setSession] = useState<SessionInfo | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
@@ -99,25 +145,7 @@ function App() {
             ))}
           </ul>
         </nav>
-        <div class="user-picker">
-          <label for="subject">User</label>
-          <input
-            id="subject"
-            list="known-subjects"
-            value={subject}
-            autocomplete="off"
-            spellcheck={false}
-            onChange={(event) => {
-              const value = (event.target as HTMLInputElement).value.trim();
-              if (value) setSubject(value);
-            }}
-          />
-          <datalist id="known-subjects">
-            {subjects.map((name) => (
-              <option key={name} value={name} />
-            ))}
-          </datalist>
-        </div>
+        <UserPicker subject={subject} subjects={subjects} onPick={setSubject} />
         <span class={`live-dot ${live.connected ? 'on' : 'off'}`} role="status">
           {live.connected ? 'Live' : 'Reconnecting…'}
         </span>
