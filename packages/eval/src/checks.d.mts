@@ -5,3 +5,6 @@ export const statusViewsOf: any;
 export const memoryBlockOf: any;
 export const checkTurn: any;
 export const checkScenario: any;
+export const secretFinder: any;
+export const recordRun: any;
+export const checksOfResponse: any;

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Connector, StatusSource } from '@patchbay/connector';
 import type { Agent, Orchestrator } from '@patchbay/orchestrator';
+import { credentialsFor, minSecretLength } from './credentials.mjs';
 
 /** A tool's code ran with this input (the record the side-effect checks read). */
 export interface ToolRun {
@@ -58,8 +59,16 @@ export interface EvalService {
 export interface EvalMcp {
   /** The tool names of a server, without its `<name>_` prefix (validated in checks). */
   tools: readonly string[];
-  /** Registers one agent per `mcp:` entry in the orchestrator, before it starts. */
-  register(orchestrator: Orchestrator, servers: Record<string, unknown>): void;
+  /**
+   * Registers one agent per `mcp:` entry in the orchestrator, before it starts. A server handed a
+   * credential (`secret_env`) makes it a secret of the run: return it in `secrets`, and the checks
+   * look for it in prompts, replies, stored threads and traces like a connector's.
+   */
+  register(
+    orchestrator: Orchestrator,
+    servers: Record<string, unknown>,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a register that returns nothing stays assignable
+  ): { secrets?: readonly string[] } | void;
 }
 
 /** One scenario's memory (`memory:`), created before the orchestrator starts. */
@@ -151,7 +160,9 @@ export interface EvalConfig {
   modelLabel?: string;
   /**
    * The credentials a connected connector gets. Default: `eval-<connector>-<field>-0001` for each
-   * auth field (`token` when it declares none): the value the checks look for in prompts and replies.
+   * auth field (`token` when it declares none). Every value of a secret field (all but those the
+   * connector declares `secret: false`) is what the checks look for in prompts, replies, stored
+   * threads and traces, so it must be at least 8 characters (shorter ones are refused).
    */
   credentials?: (connector: Connector) => Record<string, string>;
   /** The fake service for `packages:` scenarios' `http:` routes. */
@@ -204,6 +215,39 @@ function connectorProblems(value: unknown, path: string): string[] {
   if (typeof value.id !== 'string') problems.push(`${path}: has no id`);
   if (!Array.isArray(value.tools)) problems.push(`${path}: has no tools list`);
   return problems;
+}
+
+/**
+ * What a config's own `credentials` function hands each connector it can list (its connectors, those
+ * of a factory for a scenario without fixtures, its packages), checked as a run checks it: text, and
+ * every secret at least {@link minSecretLength} characters, since the leak checks search for it.
+ */
+function credentialProblems(config: Record<string, unknown>): string[] {
+  let listed: unknown[] = [];
+  try {
+    const { connectors } = config;
+    listed = [
+      ...(Array.isArray(connectors)
+        ? connectors
+        : typeof connectors === 'function'
+          ? connectors({ fixtures: {}, scenarioId: '' })
+          : []),
+      ...(isRecord(config.packages) ? Object.values(config.packages) : []),
+    ];
+  } catch {
+    // A connectors factory that fails here fails again, with its message, when a scenario runs.
+    return [];
+  }
+  const usable = listed.filter(
+    (connector): connector is Connector =>
+      isRecord(connector) && typeof connector.id === 'string' && isRecord(connector.auth),
+  );
+  return usable.flatMap((connector) =>
+    credentialsFor(
+      connector,
+      config.credentials as (connector: Connector) => Record<string, string>,
+    ).problems.map((problem) => `credentials: ${problem}`),
+  );
 }
 
 /** Every problem of a config's shape, as `path: message`; empty when it is usable. */
@@ -259,6 +303,7 @@ export function evalConfigProblems(config: unknown): string[] {
     problems.push('model: must be a model spec (text) or a function returning a model');
   if (config.credentials !== undefined && typeof config.credentials !== 'function')
     problems.push('credentials: must be a function of the connector');
+  else if (typeof config.credentials === 'function') problems.push(...credentialProblems(config));
   const shapes: Record<string, string[]> = {
     service: ['responses', 'run'],
     mcp: ['tools', 'register'],

@@ -12,12 +12,16 @@ import {
 import { createReferenceAgent as createReferenceAgentJs } from './agents/reference-agent.mjs';
 import { checkScenario as checkScenarioJs } from './checks.mjs';
 import type { ResolvedEvalConfig } from './config.js';
+import {
+  evalCredentials as evalCredentialsJs,
+  minSecretLength as minSecretLengthJs,
+} from './credentials.mjs';
 import { catalogOf as catalogOfJs, loadScenarios as loadScenariosJs } from './load-scenarios.mjs';
 import { buildMatrix as buildMatrixJs, renderMatrixHtml as renderMatrixHtmlJs } from './matrix.mjs';
 import { progressLine as progressLineJs } from './progress.mjs';
 import { failureLines as failureLinesJs, transcriptOf as transcriptOfJs } from './report.mjs';
 import { runEval as runEvalJs } from './run-eval.mjs';
-import { evalCredentials as evalCredentialsJs, runScenario as runScenarioJs } from './run-scenario.mjs';
+import { runScenario as runScenarioJs } from './run-scenario.mjs';
 import { withScenarioFormat as withScenarioFormatJs } from './scenario-docs.mjs';
 import {
   closestName as closestNameJs,
@@ -100,6 +104,12 @@ export interface ScenarioRun {
   owners: Record<string, string>;
   /** Connector id → display name. */
   names: Record<string, string>;
+  /**
+   * Every secret value the run handed out (the secret fields of the credentials each connector got,
+   * and what the config's `mcp` said it handed its servers): what the checks look for in prompts,
+   * replies, stored threads and traces. Result files never hold it.
+   */
+  secrets?: readonly string[];
 }
 
 /** One deterministic check's result. */
@@ -196,6 +206,9 @@ export const runScenario: (
 
 /** The default credentials of a connected connector: `eval-<connector>-<field>-0001` per field. */
 export const evalCredentials: (connector: Connector) => Record<string, string> = evalCredentialsJs;
+
+/** The shortest secret credential value a config may hand out (shorter ones cannot be searched for). */
+export const minSecretLength: number = minSecretLengthJs;
 
 /** Checks a run against its scenario's `expect` blocks and the checks every turn gets. */
 export const checkScenario: (scenario: Scenario, run: ScenarioRun) => ScenarioCheck = checkScenarioJs;

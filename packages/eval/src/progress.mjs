@@ -1,6 +1,6 @@
 // Terminal progress of a run: one line per scenario as it finishes. The direct runner prints it
 // itself; under promptfoo the `afterEach` hook of promptfoo/progress.mjs does (run-eval.mjs registers it).
-import { checkScenario } from './checks.mjs';
+import { checksOfResponse } from './checks.mjs';
 
 /**
  * One progress line: `[ n/total] PASS|FAIL|ERROR  [agent]  id: title`, and for a failure the first
@@ -9,7 +9,7 @@ import { checkScenario } from './checks.mjs';
 export function progressLine({ completed, total, agent, scenario, result }) {
   const counter = `[${String(completed).padStart(String(total).length)}/${total}]`;
   const run = result.response?.metadata?.run;
-  const failed = run ? checkScenario(scenario, run).failed : [];
+  const failed = run ? (checksOfResponse(scenario, result.response)?.failed ?? []) : [];
   const firstLine = (text) => String(text).split('\n')[0];
   let status = 'PASS';
   let detail = '';

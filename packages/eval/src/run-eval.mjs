@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baselines } from './agents/baselines.mjs';
 import { agentFor, agentSpecOf, describeAgent } from './agents/model-from-env.mjs';
-import { checkScenario } from './checks.mjs';
+import { checksOfResponse, recordRun } from './checks.mjs';
 import { loadScenarios } from './load-scenarios.mjs';
 import { progressLine } from './progress.mjs';
 import { failureLines, fixReportLayout, transcriptOf, userMessagesOf } from './report.mjs';
@@ -40,7 +40,7 @@ export function findPromptfoo(start) {
 
 /** One result row as promptfoo writes it (the fields the matrix, the summary and progress read). */
 function rowOf(scenario, agent, run, error) {
-  const result = run ? checkScenario(scenario, run) : undefined;
+  const { result, metadata } = run ? recordRun(scenario, run) : {};
   const pass = result?.pass ?? false;
   return {
     vars: { scenario: scenario.id, title: scenario.title, user: userMessagesOf(scenario) },
@@ -60,10 +60,7 @@ function rowOf(scenario, agent, run, error) {
     response: run
       ? {
           output: transcriptOf(scenario, run),
-          metadata: {
-            model: agent.label,
-            run: { turns: run.turns, effects: run.effects, owners: run.owners, names: run.names },
-          },
+          metadata: { model: agent.label, ...metadata },
         }
       : { error },
   };
@@ -285,10 +282,10 @@ export async function runEval(config, options = {}) {
   const byScenario = new Map(scenarios.map((scenario) => [scenario.id, scenario]));
   const failuresOf = (row) => {
     const scenario = byScenario.get(row.vars.scenario);
-    const run = row.response?.metadata?.run;
-    if (!scenario || !run)
+    const checks = scenario ? checksOfResponse(scenario, row.response) : undefined;
+    if (!checks)
       return [{ turn: 0, check: 'ran', reason: row.error ?? row.response?.error ?? 'did not run' }];
-    return checkScenario(scenario, run).failed.map((item) => ({
+    return checks.failed.map((item) => ({
       turn: item.turn,
       check: item.name,
       reason: item.reason,

@@ -1,14 +1,14 @@
-// promptfoo assertion: the deterministic checks of a scenario over the run's traces.
-import { checkScenario } from '../checks.mjs';
+// promptfoo assertion: the deterministic checks of a scenario over the run's traces, as the provider
+// made them (it knew the secrets the run handed out, which the results never hold).
+import { checksOfResponse } from '../checks.mjs';
 import { failureLines } from '../report.mjs';
 import { harnessFromEnv } from './harness.mjs';
 
 export default async function scenarioChecks(_output, context) {
   const { scenarios } = await harnessFromEnv();
   const scenario = scenarios.get(context.vars.scenario);
-  const run = context.providerResponse?.metadata?.run;
-  if (!run) return { pass: false, score: 0, reason: 'no trace in the provider response' };
-  const result = checkScenario(scenario, run);
+  const result = checksOfResponse(scenario, context.providerResponse);
+  if (!result) return { pass: false, score: 0, reason: 'no trace in the provider response' };
   return {
     pass: result.pass,
     score: result.pass ? 1 : 0,
