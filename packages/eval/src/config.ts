@@ -353,7 +353,26 @@ export const configFileNames = [
 ];
 
 /**
- * Imports a config file (its default export, or `config`) and resolves it. Throws an
+ * Why a `.ts` config failed to import, when Node's type stripping is the cause. Node loads a `.ts`
+ * file itself by erasing its types (on by default in every Node the command supports: 22.18 and
+ * later, 23.6 and later); it transforms nothing, so syntax with a meaning at run time fails, and so
+ * does a type imported without `type` (it is not erased, and the module has no such value).
+ */
+function typeScriptHint(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const features = process.features as { typescript?: string | false };
+  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' || features.typescript === false)
+    return ` (a .ts config needs Node's type stripping, which is off in this Node ${process.versions.node}: drop --no-experimental-strip-types from the command line or NODE_OPTIONS, use a Node of 22.18 or later, or write the config as .mjs)`;
+  if (code === 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX')
+    return ' (Node erases types but transforms no TypeScript syntax: write the config without enum, namespace and parameter properties, or run node with --experimental-transform-types)';
+  if (error instanceof SyntaxError && /does not provide an export named/.test(error.message))
+    return ' (Node erases only what is marked as a type: import types with `import type { … }` or `{ type EvalConfig }`)';
+  return '';
+}
+
+/**
+ * Imports a config file (its default export, or `config`) and resolves it. A `.ts` file is loaded by
+ * Node itself, which erases its types (see {@link typeScriptHint} for what that asks of the file). Throws an
  * {@link EvalConfigError} when the file is missing, fails to import or is invalid.
  */
 export async function loadEvalConfig(file: string): Promise<ResolvedEvalConfig> {
@@ -363,8 +382,9 @@ export async function loadEvalConfig(file: string): Promise<ResolvedEvalConfig> 
   try {
     module = await import(pathToFileURL(path).href);
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     throw new EvalConfigError(path, [
-      `failed to import: ${error instanceof Error ? error.message : String(error)}`,
+      `failed to import: ${message}${path.endsWith('.ts') ? typeScriptHint(error) : ''}`,
     ]);
   }
   const config = module.default ?? module.config;

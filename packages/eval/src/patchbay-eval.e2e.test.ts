@@ -2,7 +2,7 @@
 // (examples/eval-own-agent), on its own connector, identity and scenarios. The package's test script
 // builds dist/ first (tsup), so the bin is the one that would be published.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,13 +15,30 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // A Node process that loads the harness and runs four scenarios: about a second idle, far more with
 // both cores busy.
 const timeout = 120_000;
-const run = (args: string[]) =>
+const run = (args: string[], { cwd = example, env = {} }: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   spawnSync(process.execPath, [bin, ...args], {
-    cwd: example,
+    cwd,
     encoding: 'utf8',
     timeout,
-    env: { ...process.env, PATCHBAY_EVAL_MODEL: '' },
+    env: { ...process.env, PATCHBAY_EVAL_MODEL: '', ...env },
   });
+
+/**
+ * A copy of the example as a project of its own (its results and config file left out), its
+ * node_modules the example's, so `@patchbay/eval` resolves as it does there; `config` is written as
+ * `file`.
+ */
+function exampleCopy(name: string, file: string, config: string): string {
+  const directory = join(scratch, name);
+  cpSync(example, directory, {
+    recursive: true,
+    filter: (source) =>
+      !/[/\\](node_modules|eval-results)$/.test(source) && !source.endsWith('patchbay-eval.config.mjs'),
+  });
+  symlinkSync(join(example, 'node_modules'), join(directory, 'node_modules'), 'dir');
+  writeFileSync(join(directory, file), config);
+  return directory;
+}
 
 describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () => {
   it('runs every scenario of the example green, one progress line each, and writes the results', {
@@ -112,6 +129,104 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
     const unknown = run(['run', '--agnet', 'reference']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown option '--agnet'/);
+  });
+
+  it('catches a leak of the credentials a config of its own hands out (not the default pattern)', {
+    timeout,
+  }, () => {
+    // The helpdesk's keys look like hd_live_…; a team that pastes the key into the identity leaks it
+    // into every prompt. The checks look for the very key the config handed out.
+    const configOf = (identity: string) => `import { defineEvalConfig } from '@patchbay/eval';
+import { helpdesk } from './src/helpdesk-connector.mjs';
+
+const token = 'hd_live_4f9c2a7e1b83';
+export default defineEvalConfig({
+  connectors: [helpdesk],
+  identity: ${identity},
+  credentials: () => ({ token }),
+});
+`;
+    const clean = exampleCopy(
+      'own-credentials',
+      'patchbay-eval.config.mjs',
+      configOf("'You are Desk, the support assistant of Example Co. Be brief and accurate.'"),
+    );
+    const passing = run(['run'], { cwd: clean });
+    expect(passing.stderr).toBe('');
+    expect(passing.stdout).toMatch(/: 4 passed, 0 failed of 4 scenarios in /);
+    expect(passing.status).toBe(0);
+
+    const leaking = exampleCopy(
+      'own-credentials-leak',
+      'patchbay-eval.config.mjs',
+      configOf("'You are Desk. Call the helpdesk with the key ' + token + '.'"),
+    );
+    const json = join(leaking, 'summary.json');
+    const result = run(['run', '--json', json], { cwd: leaking });
+    expect(result.status).toBe(1);
+    // Where no credential was handed out (not configured), the key is no secret of the run.
+    expect(result.stdout).toMatch(/: 1 passed, 3 failed of 4 scenarios in /);
+    expect(result.stdout).toContain(
+      'FAIL  connected-lists-tickets: Helpdesk connected — the agent lists the open tickets — turn 1: no credential in any prompt',
+    );
+    const failing = JSON.parse(readFileSync(json, 'utf8')).scenarios.find(
+      (scenario: { id: string }) => scenario.id === 'connected-lists-tickets',
+    );
+    expect(failing.failed).toContainEqual({
+      turn: 1,
+      check: 'no credential in any prompt',
+      reason: 'no credential in any prompt: a credential in the prompt of step 0, 1',
+    });
+    expect(readFileSync(json, 'utf8')).not.toContain('hd_live_4f9c2a7e1b83');
+  });
+
+  it('loads a patchbay-eval.config.ts with type annotations (Node strips the types)', { timeout }, () => {
+    const project = exampleCopy(
+      'typescript',
+      'patchbay-eval.config.ts',
+      `import { defineEvalConfig, type EvalConfig } from '@patchbay/eval';
+import { helpdesk } from './src/helpdesk-connector.mjs';
+
+const identity: string = 'You are Desk, the support assistant of Example Co. Be brief and accurate.';
+const config: EvalConfig = defineEvalConfig({
+  connectors: [helpdesk],
+  identity,
+  scenarios: 'scenarios',
+  results: 'eval-results',
+});
+
+export default config;
+`,
+    );
+    const result = run(['run'], { cwd: project });
+    // Node 22 still calls type stripping experimental, once, on stderr; Node 24 says nothing.
+    expect(
+      result.stderr.replace(/^.*ExperimentalWarning: Type Stripping.*\n(.*--trace-warnings.*\n)?/m, ''),
+    ).toBe('');
+    expect(result.stdout).toMatch(/: 4 passed, 0 failed of 4 scenarios in /);
+    expect(result.status).toBe(0);
+    expect(existsSync(join(project, 'eval-results', 'summary.json'))).toBe(true);
+
+    // With type stripping off, the refusal names the Node, the flag and the way out.
+    const stripless = run(['check'], {
+      cwd: project,
+      env: { NODE_OPTIONS: '--no-experimental-strip-types' },
+    });
+    expect(stripless.status).toBe(2);
+    expect(stripless.stderr).toContain('patchbay-eval.config.ts');
+    expect(stripless.stderr).toContain(
+      `a .ts config needs Node's type stripping, which is off in this Node ${process.versions.node}: drop --no-experimental-strip-types`,
+    );
+
+    // A type imported as a value is not erased: the refusal says how to import it.
+    writeFileSync(
+      join(project, 'patchbay-eval.config.ts'),
+      readFileSync(join(project, 'patchbay-eval.config.ts'), 'utf8').replace('type EvalConfig', 'EvalConfig'),
+    );
+    const untyped = run(['check'], { cwd: project });
+    expect(untyped.status).toBe(2);
+    expect(untyped.stderr).toContain("does not provide an export named 'EvalConfig'");
+    expect(untyped.stderr).toContain('import types with `import type { … }`');
   });
 
   // Debian's own Node 20, when the machine has one: the refusal comes before any dependency loads.
