@@ -106,7 +106,7 @@ export function checkTurn(turn, expect = {}, context) {
     );
   // Every step, not only the first: no credential in any prompt, no disabled connector in any status
   // the model saw nor in the catalog, no tool of a disabled connector offered. A credential is any
-  // secret value the run handed out (`context.secrets`), whatever its form; the default credentials'
+  // secret value the run handed out (`run.secrets`), whatever its form; the default credentials'
   // pattern stays as a net for a value handed out where the run could not see it.
   const holdsSecret = context.holdsSecret ?? secretFinder();
   const steps = trace.steps ?? [];
