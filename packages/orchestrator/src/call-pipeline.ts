@@ -213,7 +213,8 @@ async function pipeline(context: GateContext, call: CallState): Promise<Pipeline
     return { envelope: cancelledBeforeStart(), entry, secrets };
   }
   const envelope = await runAgent(context, call, entry, validation.value, grant);
-  await writeBackStep(context, call, entry, envelope);
+  // A success records nothing: no promise step for it.
+  if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
   return { envelope, entry, secrets };
 }
 

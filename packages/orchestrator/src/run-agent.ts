@@ -33,7 +33,7 @@ function stoppedWrite(envelope: Envelope): Envelope {
  * Runs the agent under the deadline and the caller's signal; a hung call is abandoned (its signal
  * aborted) and answered with `timeout`. A throw is mapped with `toEnvelope`, secrets removed.
  */
-export async function runAgent(
+export function runAgent(
   context: GateContext,
   call: CallState,
   entry: ToolEntry,
@@ -60,16 +60,25 @@ export async function runAgent(
   };
   const repeatable = harmlessToRepeat(entry.tool);
   const mayHaveHappened = repeatable ? '' : stoppedWriteNote;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onCallerAbort: (() => void) | undefined;
-  const stopped = new Promise<Envelope>((resolve) => {
-    timer = setTimeout(() => {
+  // One promise settles the call: the agent's answer, the deadline or the caller's cancel, whichever
+  // comes first (cheaper per call than racing two).
+  return new Promise<Envelope>((resolve) => {
+    let settled = false;
+    let onCallerAbort: (() => void) | undefined;
+    const settle = (envelope: Envelope) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (onCallerAbort) call.signal?.removeEventListener('abort', onCallerAbort);
+      resolve(envelope);
+    };
+    const timer = setTimeout(() => {
       controller.abort(new DOMException(`${call.name} exceeded ${timeoutMs} ms`, 'TimeoutError'));
       log.warn(
         { correlation_id: call.correlationId, tool: call.name, timeout_ms: timeoutMs },
         'tool call timed out',
       );
-      resolve(
+      settle(
         failure('timeout', {
           connector: entry.tool.connectorId,
           userMessage: `${call.name} did not finish within ${timeoutMs} ms and was stopped.${mayHaveHappened}`,
@@ -80,7 +89,7 @@ export async function runAgent(
     if (call.signal) {
       onCallerAbort = () => {
         controller.abort(call.signal?.reason);
-        resolve(
+        settle(
           failure('timeout', {
             connector: entry.tool.connectorId,
             userMessage: `The request was cancelled before it finished.${mayHaveHappened}`,
@@ -91,21 +100,31 @@ export async function runAgent(
       if (call.signal.aborted) onCallerAbort();
       else call.signal.addEventListener('abort', onCallerAbort, { once: true });
     }
-  });
-  const running = Promise.resolve()
-    .then(() =>
-      entry.record.agent.execute(call.name, value, {
-        subject: call.subject,
-        signal,
-        correlationId: call.correlationId,
-        credentials: grant.credentials,
-        scopes: grant.scopes,
-        ...(call.onProgress ? { onProgress: call.onProgress } : {}),
-      }),
-    )
-    .then(
-      (result) =>
-        repeatable ? toEnvelope(result, envelopeContext) : stoppedWrite(toEnvelope(result, envelopeContext)),
+    // The agent starts here, in this tick (a synchronous throw counts as a rejection).
+    let started: Promise<unknown>;
+    try {
+      started = Promise.resolve(
+        entry.record.agent.execute(call.name, value, {
+          subject: call.subject,
+          signal,
+          correlationId: call.correlationId,
+          credentials: grant.credentials,
+          scopes: grant.scopes,
+          ...(call.onProgress ? { onProgress: call.onProgress } : {}),
+        }),
+      );
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    started.then(
+      (result) => {
+        if (settled) return;
+        settle(
+          repeatable
+            ? toEnvelope(result, envelopeContext)
+            : stoppedWrite(toEnvelope(result, envelopeContext)),
+        );
+      },
       (error: unknown) => {
         log.error(
           {
@@ -115,13 +134,8 @@ export async function runAgent(
           },
           'agent threw',
         );
-        return toEnvelope(error, envelopeContext);
+        if (!settled) settle(toEnvelope(error, envelopeContext));
       },
     );
-  try {
-    return await Promise.race([running, stopped]);
-  } finally {
-    clearTimeout(timer);
-    if (onCallerAbort) call.signal?.removeEventListener('abort', onCallerAbort);
-  }
+  });
 }

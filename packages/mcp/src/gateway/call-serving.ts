@@ -43,7 +43,8 @@ export interface CallServingDependencies {
   orchestrator: Pick<Orchestrator, 'execute'>;
   connectors: readonly Connector[];
   listing: ToolListing;
-  subjectOf(request: Request): Promise<string>;
+  /** The subject of a request: a string at once for a gateway of one subject, else resolved. */
+  subjectOf(request: Request): string | Promise<string>;
   capture(subject: string): Promise<StatusSnapshot>;
   recheck(related?: Request): Promise<boolean>;
   /** The overall time limit of one call, in ms (the tool's own applies when lower). */
@@ -149,35 +150,46 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
   }
 
   async function callTool(request: CallToolRequest, extra: Request): Promise<CallToolResult> {
-    const subject = await dependencies.subjectOf(extra);
+    // The hot path takes no promise step it does not need: a fixed subject and a tool that is known
+    // are answered in this tick.
+    const given = dependencies.subjectOf(extra);
+    const subject = typeof given === 'string' ? given : await given;
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const given = request.params._meta?.[correlationIdMetaKey];
-    const correlationId = typeof given === 'string' && given !== '' ? given : undefined;
+    const sentId = request.params._meta?.[correlationIdMetaKey];
+    const correlationId = typeof sentId === 'string' && sentId !== '' ? sentId : undefined;
+    const echo = correlationId !== undefined;
     const meta = { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name };
     if (name === refreshConnectorStatusToolName) {
       const envelope = await refreshStatus(subject, correlationId);
       await dependencies.recheck(extra);
-      return toCallToolResult(envelope);
+      return toCallToolResult(envelope, echo);
     }
-    const served = await serves(name, extra.signal);
+    const served =
+      listing.isConnectorTool(name) || listing.isAgentTool(name) || (await serves(name, extra.signal));
     if (served === undefined) {
       const starting = listing.startingAgents();
-      return toCallToolResult({
-        ...failure('tool_unavailable', {
-          userMessage: `Patchbay is still starting the MCP server${starting.length === 1 ? '' : 's'} ${starting.join(', ')}; ${name} may be one of their tools. Try again in a few seconds.`,
-          retryable: true,
-          retryAfterS: 5,
-        }),
-        meta,
-      });
+      return toCallToolResult(
+        {
+          ...failure('tool_unavailable', {
+            userMessage: `Patchbay is still starting the MCP server${starting.length === 1 ? '' : 's'} ${starting.join(', ')}; ${name} may be one of their tools. Try again in a few seconds.`,
+            retryable: true,
+            retryAfterS: 5,
+          }),
+          meta,
+        },
+        echo,
+      );
     }
     if (!served) {
       // Connector tools of connectors not given to this gateway are not part of it.
-      return toCallToolResult({
-        ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
-        meta,
-      });
+      return toCallToolResult(
+        {
+          ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
+          meta,
+        },
+        echo,
+      );
     }
     const progress = progressForwarder(request, extra);
     let envelope: Envelope;
@@ -190,14 +202,14 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
         ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       });
     } finally {
-      await progress.done();
+      if (progress.onProgress) await progress.done();
     }
     // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
     if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await dependencies.recheck(extra);
     // An MCP server that dropped mid-call leaves the list at once, not at the next interval.
     else if (!envelope.ok && agentDownOutcomes.has(envelope.error_type) && !listing.isConnectorTool(name))
       await dependencies.recheck(extra);
-    return toCallToolResult(envelope);
+    return toCallToolResult(envelope, echo);
   }
 
   return {

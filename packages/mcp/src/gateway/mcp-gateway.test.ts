@@ -239,6 +239,12 @@ describe('tools/call', () => {
     expect(content).toHaveLength(1);
     expect(JSON.parse(content[0]!.text)).toEqual({ ok: true, data: { id: 'T-1', title: 'First' } });
     expect(acme.requests).toHaveLength(1);
+    // Without one from the host, the gate's own id is in the envelope's meta only, not echoed in `_meta`.
+    const unlabelled = await client.callTool({ name: 'acme_get_ticket', arguments: { id: 'T-1' } });
+    expect(unlabelled._meta).toBeUndefined();
+    expect(
+      (unlabelled.structuredContent as { meta: { correlation_id: string } }).meta.correlation_id,
+    ).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers a destructive tool with approval_required and a proposal id, sending nothing', async () => {

@@ -196,8 +196,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     },
   );
 
-  async function subjectOf(request: McpGatewayRequest): Promise<string> {
-    if (options.subject !== undefined) return options.subject;
+  /** A fixed subject at once (no promise step on the call path), else the resolver's answer. */
+  function subjectOf(request: McpGatewayRequest): string | Promise<string> {
+    return options.subject ?? resolvedSubject(request);
+  }
+
+  async function resolvedSubject(request: McpGatewayRequest): Promise<string> {
     let subject: string;
     try {
       subject = await options.resolveSubject!(request);

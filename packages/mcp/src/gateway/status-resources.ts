@@ -42,7 +42,7 @@ export function registerStatusResources(
   server: Server,
   dependencies: {
     connectors: readonly Connector[];
-    subjectOf(request: Request): Promise<string>;
+    subjectOf(request: Request): string | Promise<string>;
     capture(subject: string): Promise<StatusSnapshot>;
     watch: StatusWatch;
     statusBlock: StatusBlockSettings;

@@ -30,11 +30,13 @@ function mediaOf(envelope: Envelope): { blocks: ContentBlock[]; rest: Envelope }
 /**
  * The MCP result of an envelope: the envelope as structured content and, as the first text block,
  * its model rendering; an upstream server's images, audio and resources follow as MCP content, so a
- * host shows or attaches them instead of the model reading base64.
+ * host shows or attaches them instead of the model reading base64. `echoCorrelationId`: the host
+ * gave a correlation id in `_meta`, so it hears it back there too.
  */
-export function toCallToolResult(envelope: Envelope): CallToolResult {
+export function toCallToolResult(envelope: Envelope, echoCorrelationId = false): CallToolResult {
   const { blocks, rest } = mediaOf(envelope);
-  const correlationId = rest.meta?.correlation_id;
+  // Echoed in `_meta` only to a host that sent one; the envelope's own meta carries it always.
+  const correlationId = echoCorrelationId ? rest.meta?.correlation_id : undefined;
   return {
     content: [{ type: 'text', text: renderEnvelopeForModel(rest) }, ...blocks],
     structuredContent: rest as unknown as Record<string, unknown>,
