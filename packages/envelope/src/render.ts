@@ -24,46 +24,98 @@ export interface UserRenderOptions {
 
 const maxDepth = 64;
 
-/** JSON with keys sorted at every level, so equal envelopes render byte-identically. Never throws. */
-function stableJson(value: unknown, redact: Redactor, maxStringLength: number | undefined): string {
-  const ancestors = new Set<object>();
-  const text = (input: string): string => {
-    const redacted = redact(input);
-    if (maxStringLength === undefined || redacted.length <= maxStringLength) return redacted;
-    return `${redacted.slice(0, maxStringLength)}… [${redacted.length - maxStringLength} more characters]`;
-  };
-  const walk = (current: unknown, depth: number): string | undefined => {
-    if (current === null) return 'null';
-    if (typeof current === 'string') return JSON.stringify(text(current));
-    if (typeof current === 'number') return Number.isFinite(current) ? String(current) : 'null';
-    if (typeof current === 'boolean') return String(current);
-    if (typeof current === 'bigint') return JSON.stringify(current.toString());
-    if (typeof current !== 'object') return undefined;
-    if (ancestors.has(current)) return JSON.stringify('[Circular]');
-    if (depth >= maxDepth) return JSON.stringify('[Too deep]');
-    ancestors.add(current);
-    try {
-      const toJSON = (current as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') return walk(toJSON.call(current), depth + 1);
-      if (Array.isArray(current)) {
-        const items: string[] = [];
-        for (let index = 0; index < current.length; index += 1)
-          items.push(walk(current[index], depth + 1) ?? 'null');
-        return `[${items.join(',')}]`;
+/** The state of one {@link stableJson} rendering. */
+interface JsonWriter {
+  out: string;
+  /** The objects being written, outermost first: a value met again inside itself is circular. */
+  readonly open: object[];
+  readonly redact: Redactor;
+  readonly maxStringLength: number | undefined;
+}
+
+function quoted(writer: JsonWriter, input: string): string {
+  const redacted = writer.redact(input);
+  const { maxStringLength } = writer;
+  return JSON.stringify(
+    maxStringLength === undefined || redacted.length <= maxStringLength
+      ? redacted
+      : `${redacted.slice(0, maxStringLength)}… [${redacted.length - maxStringLength} more characters]`,
+  );
+}
+
+/** Appends the JSON of a value; false when the value has none (undefined, a function, a symbol). */
+function writeJson(writer: JsonWriter, current: unknown, depth: number): boolean {
+  switch (typeof current) {
+    case 'string':
+      writer.out += quoted(writer, current);
+      return true;
+    case 'number':
+      writer.out += Number.isFinite(current) ? String(current) : 'null';
+      return true;
+    case 'boolean':
+      writer.out += current ? 'true' : 'false';
+      return true;
+    case 'bigint':
+      writer.out += JSON.stringify(current.toString());
+      return true;
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (current === null) {
+    writer.out += 'null';
+    return true;
+  }
+  if (writer.open.includes(current)) {
+    writer.out += '"[Circular]"';
+    return true;
+  }
+  if (depth >= maxDepth) {
+    writer.out += '"[Too deep]"';
+    return true;
+  }
+  const start = writer.out.length;
+  writer.open.push(current);
+  try {
+    const toJSON = (current as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return writeJson(writer, toJSON.call(current), depth + 1);
+    if (Array.isArray(current)) {
+      writer.out += '[';
+      for (let index = 0; index < current.length; index += 1) {
+        if (index > 0) writer.out += ',';
+        if (!writeJson(writer, current[index], depth + 1)) writer.out += 'null';
       }
-      const entries: string[] = [];
-      for (const key of Object.keys(current).sort()) {
-        const rendered = walk((current as Record<string, unknown>)[key], depth + 1);
-        if (rendered !== undefined) entries.push(`${JSON.stringify(text(key))}:${rendered}`);
-      }
-      return `{${entries.join(',')}}`;
-    } catch {
-      return JSON.stringify('[Unreadable]');
-    } finally {
-      ancestors.delete(current);
+      writer.out += ']';
+      return true;
     }
-  };
-  return walk(value, 0) ?? 'null';
+    writer.out += '{';
+    let first = true;
+    for (const key of Object.keys(current).sort()) {
+      const before = writer.out.length;
+      writer.out += first ? `${quoted(writer, key)}:` : `,${quoted(writer, key)}:`;
+      // A key whose value has no JSON is left out, as JSON.stringify does.
+      if (writeJson(writer, (current as Record<string, unknown>)[key], depth + 1)) first = false;
+      else writer.out = writer.out.slice(0, before);
+    }
+    writer.out += '}';
+    return true;
+  } catch {
+    writer.out = `${writer.out.slice(0, start)}"[Unreadable]"`;
+    return true;
+  } finally {
+    writer.open.pop();
+  }
+}
+
+/**
+ * JSON with keys sorted at every level, so equal envelopes render byte-identically. Never throws.
+ * Written into one string as it walks (no closures or part arrays per rendering: this runs on every
+ * tool result the gateway relays).
+ */
+function stableJson(value: unknown, redact: Redactor, maxStringLength: number | undefined): string {
+  const writer: JsonWriter = { out: '', open: [], redact, maxStringLength };
+  return writeJson(writer, value, 0) ? writer.out : 'null';
 }
 
 /**
