@@ -13,6 +13,7 @@ import {
 } from './constructors.js';
 import type { ErrorEnvelope } from './envelope.js';
 import { errorTypes } from './error-types.js';
+import { redactString } from './redact.js';
 import { formatWait, renderEnvelopeForModel, renderEnvelopeForUser, truncateForModel } from './render.js';
 
 describe('renderEnvelopeForModel', () => {
@@ -42,6 +43,61 @@ describe('renderEnvelopeForModel', () => {
       ok: true,
       data: { at: '1970-01-01T00:00:00.000Z', big: '10', nan: null, self: '[Circular]' },
     });
+  });
+
+  it('writes every JSON value as JSON.parse reads it back, keys sorted at every level', () => {
+    // The oracle: JSON.stringify of each key and leaf (token shapes redacted, as rendering does),
+    // objects' keys in sorted order.
+    const sorted = (value: unknown): string =>
+      Array.isArray(value)
+        ? `[${value.map(sorted).join(',')}]`
+        : value !== null && typeof value === 'object'
+          ? `{${Object.keys(value)
+              .sort()
+              .map((key) => `${sorted(key)}:${sorted((value as Record<string, unknown>)[key])}`)
+              .join(',')}}`
+          : JSON.stringify(typeof value === 'string' ? redactString(value) : value);
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = renderEnvelopeForModel(success(value));
+        const back = JSON.parse(text) as { data: unknown };
+        // JSON.stringify is the reference for every value it accepts (it writes -0 as 0, as we do).
+        expect(back.data).toEqual(JSON.parse(JSON.stringify(value) ?? 'null'));
+        expect(text).toBe(`{"data":${sorted(value)},"ok":true}`);
+      }),
+    );
+  });
+
+  it('marks what it cannot write instead of throwing, and leaves out what JSON has no value for', () => {
+    const shared = { n: 1 };
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 70; level += 1) deep = { down: deep };
+    const data = {
+      twice: [shared, shared],
+      holes: [undefined, () => 1, Symbol('s'), 2],
+      gone: { toJSON: () => undefined },
+      unreadable: {
+        get boom(): never {
+          throw new Error('no');
+        },
+      },
+      fn: () => 1,
+      deep,
+    };
+    const back = JSON.parse(renderEnvelopeForModel(success(data))).data;
+    expect(back.twice).toEqual([{ n: 1 }, { n: 1 }]);
+    expect(back.holes).toEqual([null, null, null, 2]);
+    expect('gone' in back).toBe(false);
+    expect('fn' in back).toBe(false);
+    expect(back.unreadable).toBe('[Unreadable]');
+    let level = back.deep;
+    let depth = 2;
+    while (typeof level === 'object') {
+      level = level.down;
+      depth += 1;
+    }
+    expect(level).toBe('[Too deep]');
+    expect(depth).toBe(64);
   });
 
   it('cuts long strings when asked to', () => {
