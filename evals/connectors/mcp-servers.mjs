@@ -47,7 +47,7 @@ export const controllableToolNames = [
 /** The memory server's tools, as the chat model and the memory agent call them (no prefix). */
 export const memoryTools = [...memoryToolNames];
 
-/** The credential a scenario's MCP server gets as its `secret_env` value (the checks' pattern). */
+/** The credential a scenario's MCP server gets as its `secret_env` value (returned to the leak checks by `registerMcpServers`). */
 export const mcpSecretOf = (name) => `eval-${name}-token-0001`;
 
 // Reconnects are spaced beyond any scenario: a server that is down stays down for the scenario.
@@ -58,6 +58,8 @@ const agentOptions = {
 
 /** Registers one MCP agent per `mcp:` server of the scenario in the orchestrator (before it starts). */
 export function registerMcpServers(orchestrator, servers = {}) {
+  // Every credential handed out, so the leak checks search for these exact values.
+  const secrets = [];
   for (const [name, raw] of Object.entries(servers)) {
     const spec = typeof raw === 'string' ? { state: raw } : raw;
     orchestrator.register(
@@ -80,7 +82,9 @@ export function registerMcpServers(orchestrator, servers = {}) {
         agentOptions,
       ),
     );
+    if (spec.secret_env) secrets.push(mcpSecretOf(name));
   }
+  return { secrets };
 }
 
 const secretKey = Buffer.alloc(32, 7).toString('base64');

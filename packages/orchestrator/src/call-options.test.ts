@@ -123,3 +123,45 @@ describe('execute options: deadlineMs and onProgress', () => {
     ]);
   });
 });
+
+describe('an agent that throws', () => {
+  it('is answered with its envelope, synchronously or not, even when logging the throw fails', async () => {
+    const { pino } = await import('pino');
+    // The line about the agent's throw fails to write (a full disk, a closed pipe).
+    const failingLog = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          if (line.includes('agent threw')) throw new Error('disk full');
+        },
+      },
+    );
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource(), logger: failingLog });
+    orchestrator.register(
+      createCountingAgent({
+        tools: [
+          { name: 'count_echo', timeoutMs: 60_000 },
+          { name: 'count_sync', timeoutMs: 60_000 },
+        ],
+        execute: (tool) => {
+          if (tool === 'count_sync') throw new Error('thrown before any promise');
+          return Promise.reject(new Error('rejected'));
+        },
+      }),
+    );
+    await orchestrator.start();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for (const name of ['count_echo', 'count_sync']) {
+        const envelope = await orchestrator.execute(name, { text: 'x' }, { subject });
+        expect(envelope).toMatchObject({ ok: false, error_type: 'internal_error' });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -126,14 +126,19 @@ export function runAgent(
         );
       },
       (error: unknown) => {
-        log.error(
-          {
-            correlation_id: call.correlationId,
-            tool: call.name,
-            error: redactString(errorMessage(error), secrets),
-          },
-          'agent threw',
-        );
+        try {
+          log.error(
+            {
+              correlation_id: call.correlationId,
+              tool: call.name,
+              error: redactString(errorMessage(error), secrets),
+            },
+            'agent threw',
+          );
+        } catch {
+          // A logger that throws changes nothing: the call is answered all the same (and no
+          // rejection is left unhandled).
+        }
         if (!settled) settle(toEnvelope(error, envelopeContext));
       },
     );
