@@ -84,6 +84,22 @@ describe('parseSacp fallback', () => {
   });
 });
 
+describe('parseSacp and a "__proto__" key in data', () => {
+  it('reads the data as the reply schema does: without the key, the prototype untouched', () => {
+    const text = '{"thought":"","status":"success","data":{"__proto__":{"admin":true},"n":1},"message":""}';
+    const result = parseSacp(text);
+    expect(result.ok).toBe(true);
+    expect(result.repairs).toEqual([]);
+    const data = result.reply!.data as Record<string, unknown>;
+    expect(Object.hasOwn(data, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(data).toEqual({ n: 1 });
+    // A consumer copying the data cannot have its object's prototype swapped.
+    const target = Object.assign({}, data);
+    expect((target as { admin?: boolean }).admin).toBeUndefined();
+  });
+});
+
 describe('buildReaskInstruction', () => {
   it('lists each issue and asks for the whole JSON reply again', () => {
     const text = buildReaskInstruction([

@@ -234,7 +234,7 @@ function normalizeReply(value: unknown, depth = 0): Normalized {
       repairs.push('moved_fields_to_data');
     } else repairs.push('defaulted_data');
   } else if (isPlainObject(fields.data)) {
-    data = fields.data;
+    data = withoutProtoKey(fields.data);
   } else {
     data = { value: fields.data };
     repairs.push('wrapped_data');
@@ -257,6 +257,18 @@ function normalizeReply(value: unknown, depth = 0): Normalized {
     repairs.push('coerced_next_step_hint');
   }
   return { reply, repairs, issues: [] };
+}
+
+/**
+ * The data without an own `__proto__` key, as the reply schema reads it: JSON.parse keeps that key
+ * as data, and a consumer that copies the data with `Object.assign` would swap its target's
+ * prototype for the model's value.
+ */
+function withoutProtoKey(data: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(data, '__proto__')) return data;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) if (key !== '__proto__') copy[key] = data[key];
+  return copy;
 }
 
 function canonicalKeys(value: Record<string, unknown>): {
