@@ -232,10 +232,13 @@ export async function runCall(
   const span = instruments.tracer.startSpan('patchbay.tool.execute', {
     attributes: { 'patchbay.tool': call.name, 'patchbay.correlation_id': call.correlationId },
   });
-  log.debug(
-    { correlation_id: call.correlationId, tool: call.name, subject: call.subject },
-    'tool call received',
-  );
+  // Log and span fields are built only when something will read them: this runs on every call.
+  if (log.isLevelEnabled('debug')) {
+    log.debug(
+      { correlation_id: call.correlationId, tool: call.name, subject: call.subject },
+      'tool call received',
+    );
+  }
   let result: PipelineResult;
   try {
     result = await pipeline(context, call);
@@ -261,26 +264,31 @@ export async function runCall(
   const attributes = { tool: call.name, outcome };
   instruments.calls.add(1, attributes);
   instruments.duration.record(durationMs, attributes);
-  span.setAttributes({
-    'patchbay.outcome': outcome,
-    'patchbay.duration_ms': durationMs,
-    ...(result.entry ? { 'patchbay.agent': result.entry.record.agent.id } : {}),
-    ...(result.entry?.tool.connectorId !== undefined
-      ? { 'patchbay.connector': result.entry.tool.connectorId }
-      : {}),
-  });
-  if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+  if (span.isRecording()) {
+    span.setAttributes({
+      'patchbay.outcome': outcome,
+      'patchbay.duration_ms': durationMs,
+      ...(result.entry ? { 'patchbay.agent': result.entry.record.agent.id } : {}),
+      ...(result.entry?.tool.connectorId !== undefined
+        ? { 'patchbay.connector': result.entry.tool.connectorId }
+        : {}),
+    });
+    if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+  }
   span.end();
-  const line = {
-    correlation_id: call.correlationId,
-    tool: call.name,
-    agent: result.entry?.record.agent.id,
-    outcome,
-    duration_ms: durationMs,
-    ...(envelope.ok ? {} : { user_message: redactString(envelope.user_message, result.secrets) }),
-  };
-  if (envelope.ok) log.info(line, 'tool call succeeded');
-  else if (expectedOutcomes.has(envelope.error_type)) log.info(line, 'tool call answered without running');
-  else log.warn(line, 'tool call failed');
+  const level = envelope.ok || expectedOutcomes.has(envelope.error_type) ? 'info' : 'warn';
+  if (log.isLevelEnabled(level)) {
+    const line = {
+      correlation_id: call.correlationId,
+      tool: call.name,
+      agent: result.entry?.record.agent.id,
+      outcome,
+      duration_ms: durationMs,
+      ...(envelope.ok ? {} : { user_message: redactString(envelope.user_message, result.secrets) }),
+    };
+    if (envelope.ok) log.info(line, 'tool call succeeded');
+    else if (level === 'info') log.info(line, 'tool call answered without running');
+    else log.warn(line, 'tool call failed');
+  }
   return final;
 }
