@@ -40,6 +40,10 @@ function cancelledBeforeStart(): Envelope {
   return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
 }
 
+function disabledTool(): Envelope {
+  return failure('disabled_by_admin', { userMessage: 'This tool is not available.' });
+}
+
 /** Routing: the tool exists, its agent is up, and the caller has not given up yet. */
 export function routeStep(
   context: GateContext,
@@ -81,21 +85,29 @@ export async function statusStep(
   subject: string,
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
+  if (tool.connectorId === undefined && tool.requires.length === 0) {
+    // An MCP server's or a function's own tool: only the admin switch applies, read for the agent
+    // alone (no narrowing or snapshot on this path, which every MCP call through the gateway takes).
+    const agentId = entry.record.agent.id;
+    const { statusSource } = context;
+    const state = statusSource.loadConnectors
+      ? await statusSource.loadConnectors(subject, [agentId])
+      : await statusSource.load(subject);
+    return state.disabledConnectorIds.includes(agentId)
+      ? { ok: false, envelope: disabledTool() }
+      : { ok: true, value: {} };
+  }
   const ids = new Set(tool.requires);
   if (tool.connectorId !== undefined) ids.add(tool.connectorId);
   // Only what this call needs is read (and decrypted), not every connection the subject has: its
-  // connector and `requires`, or, for an MCP server or function, the agent's own policy.
+  // connector and `requires`, and, for an MCP server or function, the agent's own policy.
   const wanted = tool.connectorId === undefined ? [...ids, entry.record.agent.id] : [...ids];
   const loaded = await loadConnectorState(context.statusSource, subject, wanted);
   // Admin policy covers every agent, not only connectors: an MCP server or a function an admin
   // disabled (`patchbay disable <server>`) runs nothing, whoever asks and however it was offered.
   if (tool.connectorId === undefined && loaded.disabledConnectorIds.includes(entry.record.agent.id)) {
-    return {
-      ok: false,
-      envelope: failure('disabled_by_admin', { userMessage: 'This tool is not available.' }),
-    };
+    return { ok: false, envelope: disabledTool() };
   }
-  if (tool.connectorId === undefined && tool.requires.length === 0) return { ok: true, value: {} };
   // A connection verified against another origin than its connector's configured one loses its
   // credentials here, before anything can hand them to a tool.
   const state = bindConnectionsToOrigins(loaded, Object.values(context.origins));

@@ -239,30 +239,50 @@ describe('status gate: no request leaves unless the connector may be used', () =
     expect(acme.requests).toHaveLength(0);
   });
 
-  it('an MCP server or function an admin disabled runs nothing (the policy covers every agent)', async () => {
-    const statusSource = createTestStatusSource();
-    const orchestrator = createOrchestrator({ statusSource });
-    const ran: string[] = [];
-    const agent = fromFunction({
-      name: 'save_fact',
-      description: 'Saves a fact about the user.',
-      input: z.object({ fact: z.string() }),
-      effect: 'read',
-      execute: async (input) => {
-        ran.push(input.fact);
-        return { saved: true };
-      },
-    });
-    orchestrator.register(agent);
-    await orchestrator.start();
-    statusSource.disable(subject, agent.id);
-    const refused = await orchestrator.execute('save_fact', { fact: 'a' }, { subject });
-    expect(refused).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
-    // Another subject is not under that subject's rule.
-    const other = await orchestrator.execute('save_fact', { fact: 'b' }, { subject: 'user-2' });
-    expect(other).toMatchObject({ ok: true });
-    expect(ran).toEqual(['b']);
-  });
+  it.each([
+    ['whole-state', false],
+    ['per-connector', true],
+  ])(
+    'an MCP server or function an admin disabled runs nothing (the policy covers every agent; %s lookup)',
+    async (_lookup, perConnector) => {
+      const statusSource = createTestStatusSource();
+      const asked: string[][] = [];
+      const source = perConnector
+        ? {
+            ...statusSource,
+            load: async () => {
+              throw new Error('the gate should read only the agent’s own policy');
+            },
+            async loadConnectors(who: string, connectorIds: readonly string[]) {
+              asked.push([...connectorIds]);
+              return narrowState(await statusSource.load(who), connectorIds);
+            },
+          }
+        : statusSource;
+      const orchestrator = createOrchestrator({ statusSource: source });
+      const ran: string[] = [];
+      const agent = fromFunction({
+        name: 'save_fact',
+        description: 'Saves a fact about the user.',
+        input: z.object({ fact: z.string() }),
+        effect: 'read',
+        execute: async (input) => {
+          ran.push(input.fact);
+          return { saved: true };
+        },
+      });
+      orchestrator.register(agent);
+      await orchestrator.start();
+      statusSource.disable(subject, agent.id);
+      const refused = await orchestrator.execute('save_fact', { fact: 'a' }, { subject });
+      expect(refused).toMatchObject({ ok: false, error_type: 'disabled_by_admin' });
+      // Another subject is not under that subject's rule.
+      const other = await orchestrator.execute('save_fact', { fact: 'b' }, { subject: 'user-2' });
+      expect(other).toMatchObject({ ok: true });
+      expect(ran).toEqual(['b']);
+      if (perConnector) expect(asked).toEqual([[agent.id], [agent.id]]);
+    },
+  );
 
   it('rate limited until a future time → rate_limited; a past limit no longer gates', async () => {
     const statusSource = createTestStatusSource({
