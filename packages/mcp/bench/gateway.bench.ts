@@ -106,7 +106,7 @@ async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> 
 }
 
 /** One repetition: fresh server processes for every path, interleaved rounds, the samples per path. */
-async function repetition(): Promise<Map<string, number[]>> {
+async function repetition(): Promise<{ samples: Map<string, number[]>; cpu: Map<string, number[]> }> {
   const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
   await bare.connect(everything());
   const proxy = await plainProxy();
@@ -126,20 +126,24 @@ async function repetition(): Promise<Map<string, number[]>> {
     throw new Error(`gateway path failed: ${JSON.stringify(check)}`);
 
   const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const cpu = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   for (const path of paths) for (let index = 0; index < warmup; index += 1) await path.call();
   // Interleaved rounds so drift (GC, CPU frequency, other work on the box) hits every path alike.
   for (let round = 0; round < rounds; round += 1) {
     for (const path of paths) {
       const bucket = samples.get(path.name) as number[];
+      const cpuBefore = process.cpuUsage();
       for (let index = 0; index < perRound; index += 1) {
         const started = performance.now();
         await path.call();
         bucket.push(performance.now() - started);
       }
+      const used = process.cpuUsage(cpuBefore);
+      (cpu.get(path.name) as number[]).push((used.user + used.system) / 1000 / perRound);
     }
   }
   await Promise.all([bare.close(), proxy.close(), gateway.close()]);
-  return samples;
+  return { samples, cpu };
 }
 
 const median = (values: number[]) =>
@@ -154,7 +158,12 @@ async function main() {
   // another). A single set of processes makes the ratio a draw of that placement; fresh processes per
   // repetition and the median of the per-repetition ratios measure the paths instead.
   const perRepetition: Map<string, number[]>[] = [];
-  for (let index = 0; index < repetitions; index += 1) perRepetition.push(await repetition());
+  const cpuPerRepetition: Map<string, number[]>[] = [];
+  for (let index = 0; index < repetitions; index += 1) {
+    const { samples, cpu } = await repetition();
+    perRepetition.push(samples);
+    cpuPerRepetition.push(cpu);
+  }
   const names = ['bare_sdk_client', 'plain_sdk_proxy', 'patchbay_gateway'];
   const pooled = new Map(
     names.map((name) => [name, perRepetition.flatMap((samples) => samples.get(name) ?? [])]),
@@ -194,6 +203,21 @@ async function main() {
     ratio_p50_gateway_vs_bare: round3(median(ratios('patchbay_gateway', 'bare_sdk_client'))),
     ratio_p50_gateway_vs_plain_proxy: ratio,
     ratio_p50_gateway_vs_plain_proxy_per_repetition: gatewayVsFloor.map(round3),
+    // This process's CPU per call (host and gateway or proxy; the server child is the same for all):
+    // steadier than latency on a busy or slowed machine, so changes to the gateway's own work show.
+    cpu_ms_per_call_median: Object.fromEntries(
+      names.map((name) => [
+        name,
+        milliseconds(median(cpuPerRepetition.flatMap((cpu) => cpu.get(name) ?? []))),
+      ]),
+    ),
+    ratio_cpu_gateway_vs_plain_proxy: round3(
+      median(
+        cpuPerRepetition.map(
+          (cpu) => median(cpu.get('patchbay_gateway') ?? []) / median(cpu.get('plain_sdk_proxy') ?? []),
+        ),
+      ),
+    ),
     target_ratio_p50_vs_plain_proxy: target,
     meets_target: ratio <= target,
   };
