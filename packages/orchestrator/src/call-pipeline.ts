@@ -219,7 +219,8 @@ async function pipeline(context: GateContext, call: CallState): Promise<Pipeline
     if (refusal) return { envelope: refusal, entry, secrets };
   }
   if (call.signal?.aborted) {
-    // Cancelled while the gate waited on its stores: the call never started, so no approval is spent.
+    // Cancelled while the gate waited on its stores: the call never started, so the proposal is not
+    // used up; it goes back to pending and a person approves it again (never silently re-armed).
     if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
     call.consumed = undefined;
     return { envelope: cancelledBeforeStart(), entry, secrets };
