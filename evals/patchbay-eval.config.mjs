@@ -28,6 +28,18 @@ const readableFields = {
   jira: { email: 'eval@patchbay.test' },
 };
 
+/**
+ * The readable values of the fields the connector itself declares. The stand-in `jira` has no `email`
+ * field; handed one anyway, it would count as a secret (a field nobody said is public), and its
+ * domain, which the setup links share, would read as a leak.
+ */
+const declaredReadable = (connector) =>
+  Object.fromEntries(
+    Object.entries(readableFields[connector.id] ?? {}).filter(([name]) =>
+      (connector.auth.fields ?? []).some((field) => field.name === name),
+    ),
+  );
+
 const bfclFile = (file) => join(here, 'data/bfcl', file.replace(/\.json$/, '.jsonl'));
 
 export default defineEvalConfig({
@@ -36,7 +48,7 @@ export default defineEvalConfig({
   packages: packageConnectors,
   scenarios: process.env.PATCHBAY_EVAL_SCENARIOS || 'scenarios',
   results: process.env.PATCHBAY_EVAL_RESULTS || 'results',
-  credentials: (connector) => ({ ...evalCredentials(connector), ...readableFields[connector.id] }),
+  credentials: (connector) => ({ ...evalCredentials(connector), ...declaredReadable(connector) }),
   service: {
     responses: serviceResponseNames,
     run: (options, body) => withServiceServer(options, body),
