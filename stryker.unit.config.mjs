@@ -17,6 +17,7 @@ const scopes = {
   // The envelope's redaction.
   envelope: ['src/redact.ts'],
 };
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by Stryker (pnpm mutate:unit), which turbo never runs.
 const name = process.env.PATCHBAY_MUTATE_PACKAGE ?? 'turn';
 const files = scopes[name];
 if (!files) throw new Error(`PATCHBAY_MUTATE_PACKAGE must be one of ${Object.keys(scopes).join(', ')}`);
