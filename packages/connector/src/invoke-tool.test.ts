@@ -146,3 +146,67 @@ describe('invokeTool', () => {
     expect(envelope).toMatchObject({ error_type: 'internal_error' });
   });
 });
+
+describe('invokeTool: a connection lost during a write (a real server, the real fetch)', () => {
+  /** A server that reads each request whole, counts it, then drops the connection without answering. */
+  async function droppingServer() {
+    const { createServer } = await import('node:http');
+    let received = 0;
+    const server = createServer((request) => {
+      request.resume();
+      request.on('end', () => {
+        received += 1;
+        request.socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}/chat.postMessage`,
+      received: () => received,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  const posting = (url: string, effect: 'read' | 'write') => ({
+    ...defineTool({
+      name: effect === 'write' ? 'slack_post_message' : 'slack_read_channel',
+      description: 'Calls the service.',
+      input: z.object({ text: z.string().describe('Text') }),
+      effect,
+      execute: async ({ text }) => {
+        await fetch(url, { method: 'POST', body: JSON.stringify({ text }) });
+        return success({ sent: true });
+      },
+    }),
+    connectorId: 'slack',
+  });
+
+  it('answers a write the service received as not retryable, a read as retryable', async () => {
+    const service = await droppingServer();
+    try {
+      const write = await invokeTool(posting(service.url, 'write'), { text: 'hi' }, context);
+      // The service got the request: telling the model to send it again could post the message twice.
+      expect(service.received()).toBe(1);
+      expect(write).toMatchObject({ ok: false, error_type: 'network_error', retryable: false });
+      expect(write.ok === false && write.user_message).toContain('It may still have taken effect');
+      const read = await invokeTool(posting(service.url, 'read'), { text: 'hi' }, context);
+      expect(read).toMatchObject({ ok: false, error_type: 'network_error', retryable: true });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('keeps a write retryable when the request never left (connection refused)', async () => {
+    const service = await droppingServer();
+    await service.close();
+    const write = await invokeTool(posting(service.url, 'write'), { text: 'hi' }, context);
+    expect(service.received()).toBe(0);
+    expect(write).toMatchObject({
+      ok: false,
+      error_type: 'network_error',
+      retryable: true,
+      user_message: 'The service could not be reached.',
+    });
+  });
+});

@@ -22,6 +22,8 @@ export async function invokeTool(
     questions: tool.questions,
     input,
     correlationId: context.correlationId,
+    // A write whose connection dropped mid-request may have happened: not answered as retryable.
+    harmlessToRepeat: tool.effect === 'read',
   };
   try {
     const parsed = await tool.input.safeParseAsync(input, { reportInput: true });

@@ -646,3 +646,44 @@ describe('success envelopes take a fast path with the same result as the schema'
     else expect(actual).toMatchObject({ ok: false });
   });
 });
+
+describe('a network failure of a call that is not harmless to repeat', () => {
+  const lost =
+    'The connection to the service was lost during the request. It may still have taken effect: check before running it again.';
+  const droppedAfterSending = [
+    ['a connection reset', new TypeError('fetch failed', { cause: codeError('ECONNRESET') })],
+    ['a socket closed mid-answer', new TypeError('fetch failed', { cause: codeError('UND_ERR_SOCKET') })],
+    ['a broken pipe', codeError('EPIPE')],
+    ['"fetch failed" with no cause to tell', new TypeError('fetch failed')],
+  ] as const;
+  const neverSent = [
+    ['a refused connection', new TypeError('fetch failed', { cause: codeError('ECONNREFUSED') })],
+    ['no such host', codeError('ENOTFOUND')],
+    ['a connect timeout', new TypeError('fetch failed', { cause: codeError('UND_ERR_CONNECT_TIMEOUT') })],
+    ['every address refused', new AggregateError([codeError('ECONNREFUSED'), codeError('ECONNREFUSED')])],
+  ] as const;
+
+  it.each(droppedAfterSending)('is not retryable after %s: the write may have happened', (_case, error) => {
+    expect(toEnvelope(error, { harmlessToRepeat: false })).toEqual({
+      ok: false,
+      error_type: 'network_error',
+      user_message: lost,
+      retryable: false,
+    });
+    // A read (or a caller that does not say) may simply try again.
+    for (const harmlessToRepeat of [true, undefined]) {
+      expect(toEnvelope(error, { harmlessToRepeat })).toMatchObject({
+        error_type: 'network_error',
+        retryable: true,
+      });
+    }
+  });
+
+  it.each(neverSent)('stays retryable after %s: the request never left', (_case, error) => {
+    expect(toEnvelope(error, { harmlessToRepeat: false })).toMatchObject({
+      error_type: 'network_error',
+      user_message: 'The service could not be reached.',
+      retryable: true,
+    });
+  });
+});

@@ -29,25 +29,31 @@ export interface EnvelopeContext {
   correlationId?: string | undefined;
   /** Clock for HTTP-date `Retry-After` values; defaults to now. */
   now?: (() => Date) | undefined;
+  /**
+   * Whether running the call again is harmless (a read, or a write declared idempotent). `false`: a
+   * network failure that may have come after the request reached the service (a connection reset,
+   * a socket closed mid-answer) is answered `retryable: false`, saying it may have taken effect.
+   * Unset: as `true`. A failure before the request left (refused, no such host) stays retryable.
+   */
+  harmlessToRepeat?: boolean | undefined;
 }
 
-const networkCodes = new Set([
+// Failures before the request left this machine (no connection, no name, a refused TLS handshake):
+// the service cannot have seen the request, so sending it again is always safe.
+const unreachedCodes = new Set([
   'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ENETDOWN',
-  'EPIPE',
   'EPROTO',
   'CERT_HAS_EXPIRED',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_CLOSED',
 ]);
+// Failures of a connection that was up: the request may have reached the service and been acted on.
+const droppedCodes = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const timeoutCodes = new Set([
   'ETIMEDOUT',
   'ESOCKETTIMEDOUT',
@@ -64,16 +70,20 @@ const setupErrorTypes = new Set<ErrorType>([
   'permission_denied',
 ]);
 
-type FailureKind = 'timeout' | 'abort' | 'network';
+type FailureKind = 'timeout' | 'abort' | 'unreached' | 'network';
 
-/** Walks an error, its `cause` chain and `AggregateError` members for a timeout, abort or network failure. */
+/**
+ * Walks an error, its `cause` chain and `AggregateError` members for a timeout, an abort, a network
+ * failure before the request left (`unreached`) or one that may have come after it (`network`).
+ */
 function failureKind(error: unknown, depth = 0): FailureKind | undefined {
   if (depth > maxCauseDepth || error === null || typeof error !== 'object') return undefined;
   const { name, code, message, cause, errors } = error as Record<string, unknown>;
   if (name === 'TimeoutError') return 'timeout';
   if (name === 'AbortError') return 'abort';
   if (typeof code === 'string' && timeoutCodes.has(code)) return 'timeout';
-  if (typeof code === 'string' && networkCodes.has(code)) return 'network';
+  if (typeof code === 'string' && unreachedCodes.has(code)) return 'unreached';
+  if (typeof code === 'string' && droppedCodes.has(code)) return 'network';
   const inner =
     failureKind(cause, depth + 1) ?? (Array.isArray(errors) ? failureKind(errors[0], depth + 1) : undefined);
   if (inner) return inner;
@@ -174,7 +184,18 @@ function classify(
   if (kind === 'abort') {
     return failure('timeout', { ...common, userMessage: 'The request was cancelled before it finished.' });
   }
-  if (kind === 'network') return failure('network_error', common);
+  if (kind === 'unreached') return failure('network_error', common);
+  if (kind === 'network') {
+    // The request may have reached the service: repeating a write could repeat its effect.
+    return context.harmlessToRepeat === false
+      ? failure('network_error', {
+          ...common,
+          retryable: false,
+          userMessage:
+            'The connection to the service was lost during the request. It may still have taken effect: check before running it again.',
+        })
+      : failure('network_error', common);
+  }
   const http = httpView(value);
   if (http) return fromHttp(http, context);
   if ((value as { ok?: unknown }).ok === false) {
@@ -214,6 +235,7 @@ export function toEnvelope(value: unknown, context: EnvelopeContext = {}): Envel
       questions: context.questions,
       input: context.input,
       now: context.now,
+      harmlessToRepeat: context.harmlessToRepeat,
     };
     let envelope: Envelope;
     try {

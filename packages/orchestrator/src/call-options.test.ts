@@ -1,7 +1,9 @@
 import { failure, success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createCountingAgent, createTestStatusSource } from '../test/support.js';
 import type { CallProgress } from './agent.js';
+import { fromFunction } from './function-agent.js';
 import { createOrchestrator } from './orchestrator.js';
 
 const subject = 'user-1';
@@ -163,5 +165,34 @@ describe('an agent that throws', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe('a connection lost during a call', () => {
+  it('answers a function that writes as not retryable, one that reads as retryable', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const reset = () =>
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+        }),
+      );
+    for (const effect of ['write', 'read'] as const) {
+      orchestrator.register(
+        fromFunction({
+          name: `${effect}_note`,
+          description: `A function that ${effect}s a note.`,
+          input: z.object({ text: z.string().describe('Text') }),
+          effect,
+          execute: reset,
+        }),
+      );
+    }
+    await orchestrator.start();
+    const write = await orchestrator.execute('write_note', { text: 'x' }, { subject });
+    expect(write).toMatchObject({ ok: false, error_type: 'network_error', retryable: false });
+    expect(write.ok === false && write.user_message).toContain('It may still have taken effect');
+    const read = await orchestrator.execute('read_note', { text: 'x' }, { subject });
+    expect(read).toMatchObject({ ok: false, error_type: 'network_error', retryable: true });
   });
 });

@@ -86,7 +86,12 @@ export function fromFunction<Input extends z.ZodType, Output>(
     ...(definition.category ? { category: definition.category } : {}),
     annotations: annotationsForEffect(definition.effect),
   };
-  const envelopeContext = { tool: definition.name, questions };
+  // A write whose connection dropped mid-request may have happened: not answered as retryable.
+  const envelopeContext = {
+    tool: definition.name,
+    questions,
+    harmlessToRepeat: definition.effect === 'read',
+  };
   return {
     id,
     trusted: definition.trusted ?? true,

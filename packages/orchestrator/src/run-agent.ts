@@ -57,8 +57,10 @@ export function runAgent(
     secrets,
     correlationId: call.correlationId,
     setupUrl: entry.tool.connectorId !== undefined ? context.setupUrls[entry.tool.connectorId] : undefined,
+    // An agent's own throw of a connection dropped mid-request: the same rule as a stopped write.
+    harmlessToRepeat: harmlessToRepeat(entry.tool),
   };
-  const repeatable = harmlessToRepeat(entry.tool);
+  const repeatable = envelopeContext.harmlessToRepeat;
   const mayHaveHappened = repeatable ? '' : stoppedWriteNote;
   // One promise settles the call: the agent's answer, the deadline or the caller's cancel, whichever
   // comes first (cheaper per call than racing two).

@@ -313,6 +313,13 @@ export function describeConnectorConformance(connector: Connector, options: Conf
               error_type: expected.network_error,
               connector: connector.id,
             });
+            // The service may have seen the request: only a read is worth simply sending again.
+            if (expected.network_error === 'network_error') {
+              expect(
+                envelope.ok === false && envelope.retryable,
+                `${tool.name} (${tool.effect}): a network failure after the request left is retryable only for a read`,
+              ).toBe(tool.effect === 'read');
+            }
           },
         );
       }

@@ -132,7 +132,13 @@ export function classifyCallError(error: unknown, callerAborted: boolean): CallF
 }
 
 /** Maps a thrown `callTool` failure (protocol error, timeout, dropped connection) to an envelope. */
-export function envelopeFromError(error: unknown, kind: CallFailureKind, server: string): ErrorEnvelope {
+export function envelopeFromError(
+  error: unknown,
+  kind: CallFailureKind,
+  server: string,
+  /** Whether repeating the call is harmless: a read, declared idempotent, or never reached the server. */
+  harmlessToRepeat = true,
+): ErrorEnvelope {
   if (kind === 'cancelled') {
     return failure('timeout', { userMessage: 'The call was stopped before it finished.' });
   }
@@ -140,8 +146,12 @@ export function envelopeFromError(error: unknown, kind: CallFailureKind, server:
     return failure('timeout', { userMessage: `The MCP server "${server}" did not answer in time.` });
   }
   if (kind === 'connection') {
+    // The server may have acted on the call before the connection went: a write is not retryable.
     return failure('network_error', {
-      userMessage: `The connection to the MCP server "${server}" was lost during the call.`,
+      userMessage: harmlessToRepeat
+        ? `The connection to the MCP server "${server}" was lost during the call.`
+        : `The connection to the MCP server "${server}" was lost during the call. It may still have taken effect: check before running it again.`,
+      retryable: harmlessToRepeat,
     });
   }
   if (error instanceof McpError) {

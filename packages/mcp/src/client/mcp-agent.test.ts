@@ -164,7 +164,10 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       // While the flag file exists every restart crashes too, so the server stays down.
       await writeFile(crashFlag, '');
       const crashed = await agent.execute('crash', {}, callContext());
-      expect(crashed).toMatchObject({ ok: false, error_type: 'network_error' });
+      // The server got the call and went down while running it; the tool declares no hint that
+      // repeating is harmless, so it is not answered as retryable.
+      expect(crashed).toMatchObject({ ok: false, error_type: 'network_error', retryable: false });
+      expect(crashed.ok === false && crashed.user_message).toContain('It may still have taken effect');
       expect(await agent.health()).toMatchObject({ status: 'down' });
       expect(processAlive(firstPid as number)).toBe(false);
       const whileDown = await agent.execute('echo', { text: 'x' }, callContext());

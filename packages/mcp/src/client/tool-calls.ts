@@ -186,7 +186,7 @@ export class ToolCalls {
           await delay(retryDelayMs, context.signal);
           if (!context.signal.aborted) continue;
         }
-        return envelopeFromError(error, kind, this.config.name);
+        return envelopeFromError(error, kind, this.config.name, harmless);
       } finally {
         connection.callsInFlight -= 1;
         context.signal.removeEventListener('abort', forwardAbort);
