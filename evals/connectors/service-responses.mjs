@@ -82,6 +82,8 @@ const responses = {
   'sms.message': () => getMessageResponse,
   'sms.sent': () => sendMessageResponse,
   'sms.authentication_error': () => authenticationError,
+  /** No answer: the connection drops after the request arrived (the client sees a network error). */
+  'network.dropped': () => ({ dropped: true }),
 };
 
 /** Response names a scenario's `http` routes may use. */

@@ -26,6 +26,8 @@ async function recordOf(request) {
 function responseOf(value) {
   const { response, ...args } = typeof value === 'string' ? { response: value } : value;
   const spec = serviceResponse(response, args);
+  // The request was received (and recorded); the client gets a failed connection, no response.
+  if (spec.dropped) return HttpResponse.error();
   const init = { status: spec.status ?? 200, headers: spec.headers };
   if (spec.text !== undefined) return new HttpResponse(spec.text, init);
   return spec.body === undefined ? new HttpResponse(null, init) : HttpResponse.json(spec.body, init);
