@@ -53,6 +53,16 @@ async function signedInPage(running: ConsoleProcess, hash = ''): Promise<Page> {
   return page;
 }
 
+/** Records a 10-minute rate limit on `default`'s demo connector through the store, as the gate records a 429. */
+async function rateLimitDemoFromAnotherProcess(home: string): Promise<void> {
+  const store = openStore({ home, secretKey: demo.secretKey, env: {} });
+  try {
+    await store.markRateLimited('default', 'demo', new Date(Date.now() + 10 * 60_000).toISOString());
+  } finally {
+    await store.close();
+  }
+}
+
 /** Proposes a destructive call from the CLI and returns the proposal id. */
 async function propose(home: string, itemId: string): Promise<string> {
   const call = await demo.patchbay(home, [
@@ -264,12 +274,7 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     const status = JSON.parse((await demo.patchbay(home, ['connectors', '--json'])).stdout);
     expect(status.connectors[0]).toMatchObject({ id: 'demo', status: 'connected', identity: 'demo-user' });
     // A rate limit recorded by another process (as the gate records a 429) shows with a countdown.
-    const store = openStore({ home, secretKey: demo.secretKey, env: {} });
-    try {
-      await store.markRateLimited('default', 'demo', new Date(Date.now() + 10 * 60_000).toISOString());
-    } finally {
-      await store.close();
-    }
+    await rateLimitDemoFromAnotherProcess(home);
     await card.locator('[data-status="rate_limited"]').waitFor();
     expect(await card.locator('.countdown').innerText()).toMatch(/^\((9|10) min( \d+ s)? left\)$/);
     await page.screenshot({
@@ -298,12 +303,7 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     const field = page.getByLabel('User');
     await field.fill('alice');
     // Another process changes the shown user's status while the admin is still typing (no Enter yet).
-    const store = openStore({ home, secretKey: demo.secretKey, env: {} });
-    try {
-      await store.markRateLimited('default', 'demo', new Date(Date.now() + 10 * 60_000).toISOString());
-    } finally {
-      await store.close();
-    }
+    await rateLimitDemoFromAnotherProcess(home);
     await card.locator('[data-status="rate_limited"]').waitFor();
     expect(await field.inputValue()).toBe('alice');
     await field.press('Enter');

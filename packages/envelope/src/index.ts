@@ -60,4 +60,10 @@ export {
   truncateForModel,
   type UserRenderOptions,
 } from './render.js';
-export { type EnvelopeContext, redactWith, retryAfterSeconds, toEnvelope } from './to-envelope.js';
+export {
+  type EnvelopeContext,
+  mayHaveTakenEffect,
+  redactWith,
+  retryAfterSeconds,
+  toEnvelope,
+} from './to-envelope.js';

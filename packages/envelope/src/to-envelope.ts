@@ -38,6 +38,12 @@ export interface EnvelopeContext {
   harmlessToRepeat?: boolean | undefined;
 }
 
+/**
+ * What an answer adds when a call that is not harmless to repeat stopped after it may have reached the
+ * service (a lost connection here; a deadline or a cancel in the orchestrator): one wording everywhere.
+ */
+export const mayHaveTakenEffect = 'It may still have taken effect: check before running it again.';
+
 // Failures before the request left this machine (no connection, no name, a refused TLS handshake):
 // the service cannot have seen the request, so sending it again is always safe.
 const unreachedCodes = new Set([
@@ -191,8 +197,7 @@ function classify(
       ? failure('network_error', {
           ...common,
           retryable: false,
-          userMessage:
-            'The connection to the service was lost during the request. It may still have taken effect: check before running it again.',
+          userMessage: `The connection to the service was lost during the request. ${mayHaveTakenEffect}`,
         })
       : failure('network_error', common);
   }

@@ -87,12 +87,9 @@ export async function statusStep(
   const { tool } = entry;
   if (tool.connectorId === undefined && tool.requires.length === 0) {
     // An MCP server's or a function's own tool: only the admin switch applies, read for the agent
-    // alone (no narrowing or snapshot on this path, which every MCP call through the gateway takes).
+    // alone (no snapshot on this path, which every MCP call through the gateway takes).
     const agentId = entry.record.agent.id;
-    const { statusSource } = context;
-    const state = statusSource.loadConnectors
-      ? await statusSource.loadConnectors(subject, [agentId])
-      : await statusSource.load(subject);
+    const state = await loadConnectorState(context.statusSource, subject, [agentId]);
     return state.disabledConnectorIds.includes(agentId)
       ? { ok: false, envelope: disabledTool() }
       : { ok: true, value: {} };

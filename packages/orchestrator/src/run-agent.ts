@@ -1,5 +1,5 @@
 import type { Credentials } from '@patchbay/connector';
-import { type Envelope, failure, redactString, toEnvelope } from '@patchbay/envelope';
+import { type Envelope, failure, mayHaveTakenEffect, redactString, toEnvelope } from '@patchbay/envelope';
 import { type CallState, errorMessage, type GateContext, secretsFor } from './gate-context.js';
 import type { ToolEntry } from './registry.js';
 
@@ -12,7 +12,7 @@ export interface RunGrant {
 // A call stopped after it started may already have changed something at the service. Only a tool
 // that is harmless to repeat (a read, or declared idempotent) is answered as retryable; any other is
 // answered as "may have happened", so no model or host re-sends a write on the strength of a timeout.
-const stoppedWriteNote = ' It may still have taken effect: check before running it again.';
+const stoppedWriteNote = ` ${mayHaveTakenEffect}`;
 
 function harmlessToRepeat(tool: ToolEntry['tool']): boolean {
   return (

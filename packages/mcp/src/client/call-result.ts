@@ -1,7 +1,14 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type Envelope, type ErrorEnvelope, failure, success, toEnvelope } from '@patchbay/envelope';
+import {
+  type Envelope,
+  type ErrorEnvelope,
+  failure,
+  mayHaveTakenEffect,
+  success,
+  toEnvelope,
+} from '@patchbay/envelope';
 
 /** What a failed call means for the retry rule: only connection and timeout failures may be retried. */
 export type CallFailureKind = 'connection' | 'timeout' | 'cancelled' | 'other';
@@ -150,7 +157,7 @@ export function envelopeFromError(
     return failure('network_error', {
       userMessage: harmlessToRepeat
         ? `The connection to the MCP server "${server}" was lost during the call.`
-        : `The connection to the MCP server "${server}" was lost during the call. It may still have taken effect: check before running it again.`,
+        : `The connection to the MCP server "${server}" was lost during the call. ${mayHaveTakenEffect}`,
       retryable: harmlessToRepeat,
     });
   }

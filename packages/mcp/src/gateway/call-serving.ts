@@ -93,17 +93,22 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
     }
   }
 
+  const known = (name: string) => listing.isConnectorTool(name) || listing.isAgentTool(name);
+
   /**
    * Whether the gateway serves a name, waiting (bounded) for servers still starting: a host that
    * calls a tool it listed in an earlier session must not hear "no such tool" only because the
-   * server is a second late. Undefined while servers are still starting after the wait.
+   * server is a second late. A known name is answered at once (no promise step on the call path);
+   * undefined while servers are still starting after the wait.
    */
-  async function serves(name: string, signal: AbortSignal): Promise<boolean | undefined> {
-    const known = () => listing.isConnectorTool(name) || listing.isAgentTool(name);
-    if (known()) return true;
+  function serves(name: string, signal: AbortSignal): true | Promise<boolean | undefined> {
+    return known(name) || servesOnceStarted(name, signal);
+  }
+
+  async function servesOnceStarted(name: string, signal: AbortSignal): Promise<boolean | undefined> {
     if (listing.startingAgents().length === 0) return false;
     const starting = await listing.waitForStartingAgents(dependencies.startupWaitMs, signal);
-    if (known()) return true;
+    if (known(name)) return true;
     return starting.length > 0 ? undefined : false;
   }
 
@@ -150,8 +155,8 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
   }
 
   async function callTool(request: CallToolRequest, extra: Request): Promise<CallToolResult> {
-    // The hot path takes no promise step it does not need: a fixed subject and a tool that is known
-    // are answered in this tick.
+    // The hot path takes no promise step it does not need: a fixed subject and a known tool are
+    // answered in this tick.
     const given = dependencies.subjectOf(extra);
     const subject = typeof given === 'string' ? given : await given;
     const { name } = request.params;
@@ -165,8 +170,8 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
       await dependencies.recheck(extra);
       return toCallToolResult(envelope, echo);
     }
-    const served =
-      listing.isConnectorTool(name) || listing.isAgentTool(name) || (await serves(name, extra.signal));
+    const serving = serves(name, extra.signal);
+    const served = serving === true || (await serving);
     if (served === undefined) {
       const starting = listing.startingAgents();
       return toCallToolResult(
