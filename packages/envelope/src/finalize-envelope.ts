@@ -18,7 +18,9 @@ function finalizeMeta(meta: unknown, redact: Redactor): EnvelopeMeta | undefined
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
   const { correlation_id, tool, duration_ms, status_code, ...rest } = meta as Record<string, unknown>;
   // Extra keys are free-form (the schema passes them through): keys and values are redacted alike.
-  const copy: EnvelopeMeta = { ...(redactValue(rest, redact) as Record<string, unknown>) };
+  // `rest` is a fresh plain object: with no extra keys (the usual case) there is nothing to redact.
+  const copy: EnvelopeMeta =
+    Object.keys(rest).length === 0 ? {} : { ...(redactValue(rest, redact) as Record<string, unknown>) };
   const strings = { correlation_id, tool };
   for (const key of metaStrings) {
     const value = redactedString(strings[key], redact);

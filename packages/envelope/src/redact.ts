@@ -183,6 +183,9 @@ export function redactString(text: string, secrets: Iterable<string> = []): stri
  */
 export function redactValue<T>(value: T, secrets: Iterable<string> | Redactor = []): T {
   const redact = typeof secrets === 'function' ? secrets : createRedactor(secrets);
+  // A string or other primitive (a tool's text result, most often) needs no walk.
+  if (typeof value === 'string') return redact(value) as T;
+  if (value === null || typeof value !== 'object') return value;
   const ancestors = new Set<object>();
   const walk = (current: unknown, depth: number): unknown => {
     if (typeof current === 'string') return redact(current);

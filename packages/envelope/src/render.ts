@@ -43,6 +43,26 @@ function quoted(writer: JsonWriter, input: string): string {
   );
 }
 
+/**
+ * An object's own enumerable keys in code-unit order, as `Array#sort` orders them. A short list is
+ * sorted in place by insertion: `Array#sort` allocates its own work space on every call, and this
+ * runs for every object of every result the gateway renders.
+ */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at -= 1;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
 /** Appends the JSON of a value; false when the value has none (undefined, a function, a symbol). */
 function writeJson(writer: JsonWriter, current: unknown, depth: number): boolean {
   switch (typeof current) {
@@ -91,7 +111,7 @@ function writeJson(writer: JsonWriter, current: unknown, depth: number): boolean
     }
     writer.out += '{';
     let first = true;
-    for (const key of Object.keys(current).sort()) {
+    for (const key of sortedKeys(current)) {
       const before = writer.out.length;
       writer.out += first ? `${quoted(writer, key)}:` : `,${quoted(writer, key)}:`;
       // A key whose value has no JSON is left out, as JSON.stringify does.

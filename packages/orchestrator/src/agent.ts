@@ -42,6 +42,12 @@ export interface AgentCallContext {
   subject: string;
   /** Aborted on timeout or caller cancel; the agent must stop work when it fires. */
   signal: AbortSignal;
+  /**
+   * True when `signal` was made for this call alone and is dropped after it, as the orchestrator's
+   * gate does for every call: the agent may hand it to code that never removes its abort listeners
+   * (the MCP SDK's client) instead of making a signal of its own. Absent for a caller's own signal.
+   */
+  signalPerCall?: boolean | undefined;
   correlationId: string;
   /** Credentials of the tool's connector for the subject (connector agents only). Secret. */
   credentials?: Credentials | undefined;

@@ -5,6 +5,7 @@ import {
   expandScopes,
   loadConnectorState,
   maxArgumentDepth,
+  type SubjectState,
   tooDeepMessage,
   toolAvailability,
 } from '@patchbay/connector';
@@ -39,6 +40,9 @@ const expectedOutcomes: ReadonlySet<string> = new Set([
 function cancelledBeforeStart(): Envelope {
   return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
 }
+
+/** What an agent's own tool is given: no credentials, no scopes. */
+const noGrant: RunGrant = Object.freeze({});
 
 function disabledTool(): Envelope {
   return failure('disabled_by_admin', { userMessage: 'This tool is not available.' });
@@ -75,6 +79,26 @@ export function routeStep(
   return { ok: true, value: entry };
 }
 
+/** An MCP server's or a function's own tool: no connector and no `requires`, so only the admin switch applies. */
+function isOwnTool(tool: ToolEntry['tool']): boolean {
+  return tool.connectorId === undefined && tool.requires.length === 0;
+}
+
+/**
+ * The subject's state as far as one agent's admin switch goes, read for that agent alone (no
+ * snapshot on this path, which every MCP call through the gateway takes). Whether the agent's id is
+ * in `disabledConnectorIds` is all that is read, so the whole state is not narrowed first: what
+ * narrowing keeps holds the id exactly when the whole list does. Not async: the gate awaits the
+ * source's own promise, one step fewer per call.
+ */
+function loadAgentPolicy(context: GateContext, entry: ToolEntry, subject: string): Promise<SubjectState> {
+  const { statusSource } = context;
+  const agentId = entry.record.agent.id;
+  return statusSource.loadConnectors
+    ? statusSource.loadConnectors(subject, [agentId])
+    : statusSource.load(subject);
+}
+
 /**
  * Status: connector connected (with credentials verified against the origin it is configured for),
  * enabled, not rate limited, scopes granted, `requires` met; yields the credentials.
@@ -85,12 +109,9 @@ export async function statusStep(
   subject: string,
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
-  if (tool.connectorId === undefined && tool.requires.length === 0) {
-    // An MCP server's or a function's own tool: only the admin switch applies, read for the agent
-    // alone (no snapshot on this path, which every MCP call through the gateway takes).
-    const agentId = entry.record.agent.id;
-    const state = await loadConnectorState(context.statusSource, subject, [agentId]);
-    return state.disabledConnectorIds.includes(agentId)
+  if (isOwnTool(tool)) {
+    const state = await loadAgentPolicy(context, entry, subject);
+    return state.disabledConnectorIds.includes(entry.record.agent.id)
       ? { ok: false, envelope: disabledTool() }
       : { ok: true, value: {} };
   }
@@ -199,35 +220,6 @@ export async function writeBackStep(
   }
 }
 
-/** The steps in order: routing → status → validation → approval → run → write-back. */
-async function pipeline(context: GateContext, call: CallState): Promise<PipelineResult> {
-  const route = routeStep(context, call);
-  if (!route.ok)
-    return { envelope: route.envelope, ...(route.entry ? { entry: route.entry } : {}), secrets: noSecrets };
-  const entry = route.value;
-  const status = await statusStep(context, entry, call.subject);
-  if (!status.ok) return { envelope: status.envelope, entry, secrets: noSecrets };
-  const grant = status.value;
-  const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
-  const validation = validateStep(context, entry, call.args);
-  if (!validation.ok) return { envelope: validation.envelope, entry, secrets };
-  if (entry.needsApproval || call.proposal) {
-    const refusal = await approvalGate(context, call, entry);
-    if (refusal) return { envelope: refusal, entry, secrets };
-  }
-  if (call.signal?.aborted) {
-    // Cancelled while the gate waited on its stores: the call never started, so the proposal is not
-    // used up; it goes back to pending and a person approves it again (never silently re-armed).
-    if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
-    call.consumed = undefined;
-    return { envelope: cancelledBeforeStart(), entry, secrets };
-  }
-  const envelope = await runAgent(context, call, entry, validation.value, grant);
-  // A success records nothing: no promise step for it.
-  if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
-  return { envelope, entry, secrets };
-}
-
 /**
  * Runs a call through the pipeline inside a span, with a metric and one log line per call. Never
  * throws: a failure inside the gate itself is an `internal_error` envelope.
@@ -249,9 +241,65 @@ export async function runCall(
       'tool call received',
     );
   }
+  // The steps in order: routing → status → validation → approval → run → write-back. Written out
+  // here rather than in a function of their own: one promise fewer on every call.
   let result: PipelineResult;
   try {
-    result = await pipeline(context, call);
+    // biome-ignore lint/suspicious/noConfusingLabels: each step's answer leaves the block with `break gate`, so the steps need no async function (and promise) of their own.
+    gate: {
+      const route = routeStep(context, call);
+      if (!route.ok) {
+        result = {
+          envelope: route.envelope,
+          ...(route.entry ? { entry: route.entry } : {}),
+          secrets: noSecrets,
+        };
+        break gate;
+      }
+      const entry = route.value;
+      let grant: RunGrant;
+      if (isOwnTool(entry.tool)) {
+        // `statusStep`'s first case, without its own promise on the path every MCP call takes.
+        const state = await loadAgentPolicy(context, entry, call.subject);
+        if (state.disabledConnectorIds.includes(entry.record.agent.id)) {
+          result = { envelope: disabledTool(), entry, secrets: noSecrets };
+          break gate;
+        }
+        grant = noGrant;
+      } else {
+        const status = await statusStep(context, entry, call.subject);
+        if (!status.ok) {
+          result = { envelope: status.envelope, entry, secrets: noSecrets };
+          break gate;
+        }
+        grant = status.value;
+      }
+      const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
+      const validation = validateStep(context, entry, call.args);
+      if (!validation.ok) {
+        result = { envelope: validation.envelope, entry, secrets };
+        break gate;
+      }
+      if (entry.needsApproval || call.proposal) {
+        const refusal = await approvalGate(context, call, entry);
+        if (refusal) {
+          result = { envelope: refusal, entry, secrets };
+          break gate;
+        }
+      }
+      if (call.signal?.aborted) {
+        // Cancelled while the gate waited on its stores: the call never started, so the proposal is
+        // not used up; it goes back to pending and a person approves it again (never silently re-armed).
+        if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
+        call.consumed = undefined;
+        result = { envelope: cancelledBeforeStart(), entry, secrets };
+        break gate;
+      }
+      const envelope = await runAgent(context, call, entry, validation.value, grant);
+      // A success records nothing: no promise step for it.
+      if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
+      result = { envelope, entry, secrets };
+    }
   } catch (error) {
     log.error(
       { correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error)) },

@@ -109,6 +109,7 @@ export function runAgent(
         entry.record.agent.execute(call.name, value, {
           subject: call.subject,
           signal,
+          signalPerCall: true,
           correlationId: call.correlationId,
           credentials: grant.credentials,
           scopes: grant.scopes,

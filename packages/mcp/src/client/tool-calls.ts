@@ -32,6 +32,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A signal for one call that follows the caller's until `release`; see `callWithRetry`. */
+function perCallSignal(caller: AbortSignal): { signal: AbortSignal; release?: () => void } {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(caller.reason);
+  if (caller.aborted) forwardAbort();
+  else caller.addEventListener('abort', forwardAbort, { once: true });
+  return { signal: controller.signal, release: () => caller.removeEventListener('abort', forwardAbort) };
+}
+
 /**
  * `tools/call` on one server: argument shape, the one retry of a harmless call, questions the
  * server asks (a "Question:" error or an elicitation), mapping to an envelope and redaction.
@@ -91,6 +100,10 @@ export class ToolCalls {
         }),
       );
     }
+    if (this.options.elicitation === undefined) {
+      // No elicitation handler, so no server can ask anything during the call: nothing to attribute.
+      return finish(await this.callWithRetry(tool, args, context));
+    }
     const questions: CallQuestions = {
       tool: toolName,
       subject: context.subject,
@@ -131,11 +144,10 @@ export class ToolCalls {
       if (!client) return this.unavailable();
       const generation = connection.generation;
       // The SDK adds an abort listener to the signal it is given and never removes it, so a
-      // long-lived caller signal would collect one per call; it gets a per-call signal instead.
-      const callController = new AbortController();
-      const forwardAbort = () => callController.abort(context.signal.reason);
-      if (context.signal.aborted) forwardAbort();
-      else context.signal.addEventListener('abort', forwardAbort, { once: true });
+      // long-lived caller signal would collect one per call; it gets a per-call signal instead,
+      // unless the caller's is one already (the orchestrator's gate makes one for every call).
+      const callSignal =
+        context.signalPerCall === true ? { signal: context.signal } : perCallSignal(context.signal);
       connection.callsInFlight += 1;
       try {
         const result = await client.callTool(
@@ -146,7 +158,7 @@ export class ToolCalls {
           },
           CallToolResultSchema,
           {
-            signal: callController.signal,
+            signal: callSignal.signal,
             timeout: Math.max(1, Math.round(deadline - performance.now())),
             ...(context.onProgress ? { onprogress: context.onProgress } : {}),
           },
@@ -189,7 +201,7 @@ export class ToolCalls {
         return envelopeFromError(error, kind, this.config.name, harmless);
       } finally {
         connection.callsInFlight -= 1;
-        context.signal.removeEventListener('abort', forwardAbort);
+        callSignal.release?.();
       }
     }
   }

@@ -70,7 +70,6 @@ function errorMessage(error: unknown): string {
 /** Creates the call server. */
 export function createCallServing(dependencies: CallServingDependencies): CallServing {
   const { orchestrator, connectors, listing, log } = dependencies;
-  const running = new Set<Promise<unknown>>();
 
   async function refreshStatus(subject: string, correlationId: string | undefined): Promise<Envelope> {
     const started = performance.now();
@@ -154,78 +153,93 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
     };
   }
 
+  // Calls running now, counted inside the handler (no promise of its own per call); `settled` waits
+  // for the count to reach zero.
+  let running = 0;
+  let idle: (() => void) | undefined;
+  let whenIdle: Promise<void> | undefined;
+
   async function callTool(request: CallToolRequest, extra: Request): Promise<CallToolResult> {
-    // The hot path takes no promise step it does not need: a fixed subject and a known tool are
-    // answered in this tick.
-    const given = dependencies.subjectOf(extra);
-    const subject = typeof given === 'string' ? given : await given;
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const sentId = request.params._meta?.[correlationIdMetaKey];
-    const correlationId = typeof sentId === 'string' && sentId !== '' ? sentId : undefined;
-    const echo = correlationId !== undefined;
-    const meta = { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name };
-    if (name === refreshConnectorStatusToolName) {
-      const envelope = await refreshStatus(subject, correlationId);
-      await dependencies.recheck(extra);
-      return toCallToolResult(envelope, echo);
-    }
-    const serving = serves(name, extra.signal);
-    const served = serving === true || (await serving);
-    if (served === undefined) {
-      const starting = listing.startingAgents();
-      return toCallToolResult(
-        {
-          ...failure('tool_unavailable', {
-            userMessage: `Patchbay is still starting the MCP server${starting.length === 1 ? '' : 's'} ${starting.join(', ')}; ${name} may be one of their tools. Try again in a few seconds.`,
-            retryable: true,
-            retryAfterS: 5,
-          }),
-          meta,
-        },
-        echo,
-      );
-    }
-    if (!served) {
-      // Connector tools of connectors not given to this gateway are not part of it.
-      return toCallToolResult(
-        {
-          ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
-          meta,
-        },
-        echo,
-      );
-    }
-    const progress = progressForwarder(request, extra);
-    let envelope: Envelope;
+    running += 1;
     try {
-      envelope = await orchestrator.execute(name, args, {
-        subject,
-        signal: extra.signal,
-        deadlineMs: dependencies.deadlineMs,
-        ...(correlationId === undefined ? {} : { correlationId }),
-        ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
-      });
+      // The hot path takes no promise step it does not need: a fixed subject and a known tool are
+      // answered in this tick.
+      const given = dependencies.subjectOf(extra);
+      const subject = typeof given === 'string' ? given : await given;
+      const { name } = request.params;
+      const args = request.params.arguments ?? {};
+      const sentId = request.params._meta?.[correlationIdMetaKey];
+      const correlationId = typeof sentId === 'string' && sentId !== '' ? sentId : undefined;
+      const echo = correlationId !== undefined;
+      const meta = { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name };
+      if (name === refreshConnectorStatusToolName) {
+        const envelope = await refreshStatus(subject, correlationId);
+        await dependencies.recheck(extra);
+        return toCallToolResult(envelope, echo);
+      }
+      const serving = serves(name, extra.signal);
+      const served = serving === true || (await serving);
+      if (served === undefined) {
+        const starting = listing.startingAgents();
+        return toCallToolResult(
+          {
+            ...failure('tool_unavailable', {
+              userMessage: `Patchbay is still starting the MCP server${starting.length === 1 ? '' : 's'} ${starting.join(', ')}; ${name} may be one of their tools. Try again in a few seconds.`,
+              retryable: true,
+              retryAfterS: 5,
+            }),
+            meta,
+          },
+          echo,
+        );
+      }
+      if (!served) {
+        // Connector tools of connectors not given to this gateway are not part of it.
+        return toCallToolResult(
+          {
+            ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
+            meta,
+          },
+          echo,
+        );
+      }
+      const progress = progressForwarder(request, extra);
+      let envelope: Envelope;
+      try {
+        envelope = await orchestrator.execute(name, args, {
+          subject,
+          signal: extra.signal,
+          deadlineMs: dependencies.deadlineMs,
+          ...(correlationId === undefined ? {} : { correlationId }),
+          ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+        });
+      } finally {
+        if (progress.onProgress) await progress.done();
+      }
+      // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
+      if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await dependencies.recheck(extra);
+      // An MCP server that dropped mid-call leaves the list at once, not at the next interval.
+      else if (!envelope.ok && agentDownOutcomes.has(envelope.error_type) && !listing.isConnectorTool(name))
+        await dependencies.recheck(extra);
+      return toCallToolResult(envelope, echo);
     } finally {
-      if (progress.onProgress) await progress.done();
+      running -= 1;
+      if (running === 0 && idle) {
+        idle();
+        idle = undefined;
+        whenIdle = undefined;
+      }
     }
-    // The orchestrator wrote the new state back; hosts should re-list before the model's next step.
-    if (!envelope.ok && statusOutcomes.has(envelope.error_type)) await dependencies.recheck(extra);
-    // An MCP server that dropped mid-call leaves the list at once, not at the next interval.
-    else if (!envelope.ok && agentDownOutcomes.has(envelope.error_type) && !listing.isConnectorTool(name))
-      await dependencies.recheck(extra);
-    return toCallToolResult(envelope, echo);
   }
 
   return {
-    handle(request, extra) {
-      const call = callTool(request, extra);
-      running.add(call);
-      return call.finally(() => running.delete(call));
-    },
+    handle: callTool,
     async settled() {
-      while (running.size > 0) {
-        await Promise.allSettled([...running]);
+      while (running > 0) {
+        whenIdle ??= new Promise<void>((resolve) => {
+          idle = resolve;
+        });
+        await whenIdle;
         // The SDK sends the answer a few promise steps after the handler settles; closing earlier drops it.
         await new Promise((resolve) => setImmediate(resolve));
       }
