@@ -35,6 +35,23 @@ describe('renderEnvelopeForModel', () => {
     expect(renderEnvelopeForModel(a)).toBe('{"data":{"a":{"c":"x","d":[1,{"y":2,"z":1}]},"b":1},"ok":true}');
   });
 
+  it('orders keys by UTF-16 code unit, as Array#sort does, for short and long key lists alike', () => {
+    // Short lists are sorted by insertion, longer ones by Array#sort: both must give the same order.
+    const keys = ['b', 'B', 'a', 'é', 'aa', '_', '10', '9', 'Z', '\u{1F600}', '\uFFFD', ''];
+    for (const count of [0, 1, 2, 3, keys.length, 16, 17, 40]) {
+      const names = Array.from({ length: count }, (_, index) =>
+        index < keys.length ? (keys[index] as string) : `k${(index * 7919) % 97}-${index}`,
+      );
+      const data = Object.fromEntries(names.map((name, index) => [name, index]));
+      // Written by hand: an object would put integer-like keys ("9", "10") first whatever the order.
+      const expected = [...names]
+        .sort()
+        .map((name) => `${JSON.stringify(name)}:${data[name]}`)
+        .join(',');
+      expect(renderEnvelopeForModel(success(data))).toBe(`{"data":{${expected}},"ok":true}`);
+    }
+  });
+
   it('stays valid JSON for values JSON.stringify rejects', () => {
     const cyclic: Record<string, unknown> = { big: 10n, nan: Number.NaN, skip: undefined, at: new Date(0) };
     cyclic.self = cyclic;

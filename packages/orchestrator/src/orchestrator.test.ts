@@ -479,6 +479,26 @@ describe('timeouts and cancellation', () => {
     expect((hung.calls[0]?.context.signal.reason as Error | undefined)?.name).toBe('TimeoutError');
   });
 
+  it("gives every call a signal of its own, marked as such, never the caller's", async () => {
+    // Agents hand a signal marked per-call to code that never removes its abort listeners (the MCP
+    // SDK): a caller's long-lived signal handed on as such would collect a listener per call.
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    const agent = createCountingAgent();
+    orchestrator.register(agent);
+    await orchestrator.start();
+    const caller = new AbortController();
+    await orchestrator.execute('count_echo', { text: 'a' }, { subject, signal: caller.signal });
+    await orchestrator.execute('count_echo', { text: 'b' }, { subject, signal: caller.signal });
+    await orchestrator.execute('count_echo', { text: 'c' }, { subject });
+    const contexts = agent.calls.map((call) => call.context);
+    expect(contexts).toHaveLength(3);
+    for (const context of contexts) {
+      expect(context.signalPerCall).toBe(true);
+      expect(context.signal).not.toBe(caller.signal);
+    }
+    expect(new Set(contexts.map((context) => context.signal)).size).toBe(3);
+  });
+
   it('passes the caller signal to the agent and answers when the caller aborts', async () => {
     const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import type { Credentials } from '@patchbay/connector';
 import { type Envelope, failure, mayHaveTakenEffect, redactString, toEnvelope } from '@patchbay/envelope';
+import type { AgentCallContext } from './agent.js';
 import { type CallState, errorMessage, type GateContext, secretsFor } from './gate-context.js';
 import type { ToolEntry } from './registry.js';
 
@@ -103,19 +104,18 @@ export function runAgent(
       else call.signal.addEventListener('abort', onCallerAbort, { once: true });
     }
     // The agent starts here, in this tick (a synchronous throw counts as a rejection).
+    const agentContext: AgentCallContext = {
+      subject: call.subject,
+      signal,
+      signalPerCall: true,
+      correlationId: call.correlationId,
+      credentials: grant.credentials,
+      scopes: grant.scopes,
+    };
+    if (call.onProgress) agentContext.onProgress = call.onProgress;
     let started: Promise<unknown>;
     try {
-      started = Promise.resolve(
-        entry.record.agent.execute(call.name, value, {
-          subject: call.subject,
-          signal,
-          signalPerCall: true,
-          correlationId: call.correlationId,
-          credentials: grant.credentials,
-          scopes: grant.scopes,
-          ...(call.onProgress ? { onProgress: call.onProgress } : {}),
-        }),
-      );
+      started = Promise.resolve(entry.record.agent.execute(call.name, value, agentContext));
     } catch (error) {
       started = Promise.reject(error);
     }

@@ -141,6 +141,21 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     expect(await call).toMatchObject({ ok: false, error_type: 'timeout' });
   });
 
+  it('hands a signal marked per-call straight to the SDK, and a call still stops when it aborts', async () => {
+    const agent = start(controllableConfig('per-call-signal'));
+    await agent.initialize();
+    // The SDK's listener stays on a per-call signal (it is dropped with the call): no copy was made.
+    const answered = new AbortController();
+    expect(
+      await agent.execute('echo', { text: 'x' }, { ...callContext(answered.signal), signalPerCall: true }),
+    ).toMatchObject({ ok: true, data: 'x' });
+    expect(getEventListeners(answered.signal, 'abort').length).toBeGreaterThan(0);
+    const stopped = new AbortController();
+    const call = agent.execute('hang', {}, { ...callContext(stopped.signal), signalPerCall: true });
+    stopped.abort(new DOMException('stop', 'AbortError'));
+    expect(await call).toMatchObject({ ok: false, error_type: 'timeout' });
+  });
+
   it('notices a crash, answers tool_unavailable while down, reconnects and re-discovers', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-crash-'));
     const crashFlag = join(directory, 'crash-on-start');

@@ -14,7 +14,7 @@ import {
   success,
   toEnvelope,
 } from '@patchbay/envelope';
-import type { CallProgress, Orchestrator } from '@patchbay/orchestrator';
+import type { CallProgress, ExecuteOptions, Orchestrator } from '@patchbay/orchestrator';
 import {
   connectorStatusWire,
   refreshConnectorStatusToolName,
@@ -37,6 +37,12 @@ const statusOutcomes: ReadonlySet<ErrorType> = new Set([
   'permission_denied',
   'disabled_by_admin',
 ]);
+
+/** Progress forwarding of a call whose host asked for none. */
+const noProgress: { onProgress: undefined; done(): Promise<void> } = {
+  onProgress: undefined,
+  async done() {},
+};
 
 /** What serving calls needs from the rest of the gateway. */
 export interface CallServingDependencies {
@@ -114,7 +120,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
   /** Forwards the agent's progress to the host under the host's token, in order, until the answer. */
   function progressForwarder(request: CallToolRequest, extra: Request) {
     const token = request.params._meta?.progressToken;
-    if (token === undefined) return { onProgress: undefined, async done() {} };
+    if (token === undefined) return noProgress;
     let open = true;
     let last = Number.NEGATIVE_INFINITY;
     let sending: Promise<unknown> = Promise.resolve();
@@ -171,7 +177,11 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
       const sentId = request.params._meta?.[correlationIdMetaKey];
       const correlationId = typeof sentId === 'string' && sentId !== '' ? sentId : undefined;
       const echo = correlationId !== undefined;
-      const meta = { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool: name };
+      // The meta of an answer the gateway gives itself (built only then: not on the call path).
+      const meta = () => ({
+        ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+        tool: name,
+      });
       if (name === refreshConnectorStatusToolName) {
         const envelope = await refreshStatus(subject, correlationId);
         await dependencies.recheck(extra);
@@ -188,7 +198,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
               retryable: true,
               retryAfterS: 5,
             }),
-            meta,
+            meta: meta(),
           },
           echo,
         );
@@ -198,7 +208,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
         return toCallToolResult(
           {
             ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
-            meta,
+            meta: meta(),
           },
           echo,
         );
@@ -206,13 +216,14 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
       const progress = progressForwarder(request, extra);
       let envelope: Envelope;
       try {
-        envelope = await orchestrator.execute(name, args, {
+        const options: ExecuteOptions = {
           subject,
           signal: extra.signal,
           deadlineMs: dependencies.deadlineMs,
-          ...(correlationId === undefined ? {} : { correlationId }),
-          ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
-        });
+        };
+        if (correlationId !== undefined) options.correlationId = correlationId;
+        if (progress.onProgress) options.onProgress = progress.onProgress;
+        envelope = await orchestrator.execute(name, args, options);
       } finally {
         if (progress.onProgress) await progress.done();
       }
