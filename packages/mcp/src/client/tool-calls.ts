@@ -83,27 +83,46 @@ export class ToolCalls {
     return redactValue(value, this.currentRedactor());
   }
 
-  async execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
-    const finish = (envelope: Envelope) => this.finish(envelope, toolName, context.correlationId);
+  /**
+   * Not async itself: a call without elicitation runs in `callWithRetry`'s one promise, which also
+   * adds the metadata (`answer`).
+   */
+  execute(toolName: string, args: unknown, context: AgentCallContext): Promise<Envelope> {
     const tool = this.catalog.get(toolName);
     if (!tool) {
-      return finish(
-        failure('tool_unavailable', {
-          userMessage: `The MCP server "${this.config.name}" has no tool named "${toolName}".`,
-        }),
+      return Promise.resolve(
+        this.finish(
+          failure('tool_unavailable', {
+            userMessage: `The MCP server "${this.config.name}" has no tool named "${toolName}".`,
+          }),
+          toolName,
+          context.correlationId,
+        ),
       );
     }
     if (args !== undefined && args !== null && !isRecord(args)) {
-      return finish(
-        failure('invalid_arguments', {
-          issues: [{ path: '(input)', message: 'Arguments must be an object.' }],
-        }),
+      return Promise.resolve(
+        this.finish(
+          failure('invalid_arguments', {
+            issues: [{ path: '(input)', message: 'Arguments must be an object.' }],
+          }),
+          toolName,
+          context.correlationId,
+        ),
       );
     }
-    if (this.options.elicitation === undefined) {
-      // No elicitation handler, so no server can ask anything during the call: nothing to attribute.
-      return finish(await this.callWithRetry(tool, args, context));
-    }
+    // No elicitation handler, so no server can ask anything during the call: nothing to attribute.
+    if (this.options.elicitation === undefined) return this.callWithRetry(tool, toolName, args, context);
+    return this.callAsking(tool, toolName, args, context);
+  }
+
+  /** A call during which the server may ask the user (elicitation): it is attributed while in flight. */
+  private async callAsking(
+    tool: McpAgentTool,
+    toolName: string,
+    args: unknown,
+    context: AgentCallContext,
+  ): Promise<Envelope> {
     const questions: CallQuestions = {
       tool: toolName,
       subject: context.subject,
@@ -113,10 +132,24 @@ export class ToolCalls {
     };
     this.inFlight.add(questions);
     try {
-      return finish(this.withQuestions(await this.callWithRetry(tool, args, context), questions));
+      return await this.callWithRetry(tool, toolName, args, context, questions);
     } finally {
       this.inFlight.delete(questions);
     }
+  }
+
+  /** The envelope the caller gets: what the server asked first, then metadata and redaction. */
+  private answer(
+    envelope: Envelope,
+    toolName: string,
+    context: AgentCallContext,
+    questions: CallQuestions | undefined,
+  ): Envelope {
+    return this.finish(
+      questions ? this.withQuestions(envelope, questions) : envelope,
+      toolName,
+      context.correlationId,
+    );
   }
 
   /** What the server asked during the call outranks its answer: that answer is to a cancelled question. */
@@ -133,15 +166,18 @@ export class ToolCalls {
 
   private async callWithRetry(
     tool: McpAgentTool,
+    toolName: string,
     args: unknown,
     context: AgentCallContext,
+    questions?: CallQuestions,
   ): Promise<Envelope> {
+    const answer = (envelope: Envelope) => this.answer(envelope, toolName, context, questions);
     const connection = this.connection;
     // One budget for every attempt: a retry gets what the first attempt left, not a fresh timeout.
     const deadline = performance.now() + this.config.timeout;
     for (let attempt = 0; ; attempt += 1) {
       const client = connection.client;
-      if (!client) return this.unavailable();
+      if (!client) return answer(this.unavailable());
       const generation = connection.generation;
       // The SDK adds an abort listener to the signal it is given and never removes it, so a
       // long-lived caller signal would collect one per call; it gets a per-call signal instead,
@@ -165,24 +201,32 @@ export class ToolCalls {
         );
         // With CallToolResultSchema the SDK has already parsed the result into the current shape.
         const parsed = result as CallToolResult;
-        return questionsFromResult(parsed, tool, args) ?? envelopeFromResult(parsed, this.config.name);
+        return answer(
+          questionsFromResult(parsed, tool, args) ?? envelopeFromResult(parsed, this.config.name),
+        );
       } catch (error) {
         if (connection.droppedForSize(generation)) {
           // The SDK dropped the connection over the size of an answer; asking again gets the same.
-          return failure('upstream_error', {
-            retryable: false,
-            userMessage: `The MCP server "${this.config.name}" sent an answer larger than ${formatBytes(this.options.maxMessageBytes ?? defaultMaxMessageBytes)}, so its connection was reset. Ask for less at once (a narrower query or one page).`,
-          });
+          return answer(
+            failure('upstream_error', {
+              retryable: false,
+              userMessage: `The MCP server "${this.config.name}" sent an answer larger than ${formatBytes(this.options.maxMessageBytes ?? defaultMaxMessageBytes)}, so its connection was reset. Ask for less at once (a narrower query or one page).`,
+            }),
+          );
         }
         if (isAuthorizationError(error)) {
           // The refresh was refused mid-session: the server is down until the subject signs in again.
           this.connection.authorizationFailed(error);
-          return failure(
-            error.code === 'mcp_authorization_rejected' ? 'invalid_credentials' : 'connector_not_configured',
-            {
-              retryable: false,
-              userMessage: error.message,
-            },
+          return answer(
+            failure(
+              error.code === 'mcp_authorization_rejected'
+                ? 'invalid_credentials'
+                : 'connector_not_configured',
+              {
+                retryable: false,
+                userMessage: error.message,
+              },
+            ),
           );
         }
         const kind = classifyCallError(error, context.signal.aborted);
@@ -198,7 +242,7 @@ export class ToolCalls {
           await delay(retryDelayMs, context.signal);
           if (!context.signal.aborted) continue;
         }
-        return envelopeFromError(error, kind, this.config.name, harmless);
+        return answer(envelopeFromError(error, kind, this.config.name, harmless));
       } finally {
         connection.callsInFlight -= 1;
         callSignal.release?.();
