@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -105,8 +106,35 @@ async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> 
   };
 }
 
+/**
+ * Bytes this process allocated while `work` ran: the used heap's growth between collections, summed
+ * over every collection V8 reports to a GC profiler. Steadier than time on a busy machine, and what
+ * the gateway's own work costs besides CPU.
+ */
+async function allocatedDuring(work: () => Promise<void>): Promise<number> {
+  const profiler = new GCProfiler();
+  const startUsed = getHeapStatistics().used_heap_size;
+  profiler.start();
+  await work();
+  const endUsed = getHeapStatistics().used_heap_size;
+  const { statistics } = profiler.stop();
+  let allocated = 0;
+  let afterLast = startUsed;
+  for (const collection of statistics) {
+    allocated += collection.beforeGC.heapStatistics.usedHeapSize - afterLast;
+    afterLast = collection.afterGC.heapStatistics.usedHeapSize;
+  }
+  return allocated + endUsed - afterLast;
+}
+
+interface RepetitionResult {
+  samples: Map<string, number[]>;
+  cpu: Map<string, number[]>;
+  allocated: Map<string, number[]>;
+}
+
 /** One repetition: fresh server processes for every path, interleaved rounds, the samples per path. */
-async function repetition(): Promise<{ samples: Map<string, number[]>; cpu: Map<string, number[]> }> {
+async function repetition(): Promise<RepetitionResult> {
   const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
   await bare.connect(everything());
   const proxy = await plainProxy();
@@ -127,23 +155,27 @@ async function repetition(): Promise<{ samples: Map<string, number[]>; cpu: Map<
 
   const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   const cpu = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   for (const path of paths) for (let index = 0; index < warmup; index += 1) await path.call();
   // Interleaved rounds so drift (GC, CPU frequency, other work on the box) hits every path alike.
   for (let round = 0; round < rounds; round += 1) {
     for (const path of paths) {
       const bucket = samples.get(path.name) as number[];
       const cpuBefore = process.cpuUsage();
-      for (let index = 0; index < perRound; index += 1) {
-        const started = performance.now();
-        await path.call();
-        bucket.push(performance.now() - started);
-      }
+      const bytes = await allocatedDuring(async () => {
+        for (let index = 0; index < perRound; index += 1) {
+          const started = performance.now();
+          await path.call();
+          bucket.push(performance.now() - started);
+        }
+      });
       const used = process.cpuUsage(cpuBefore);
       (cpu.get(path.name) as number[]).push((used.user + used.system) / 1000 / perRound);
+      (allocated.get(path.name) as number[]).push(bytes / perRound);
     }
   }
   await Promise.all([bare.close(), proxy.close(), gateway.close()]);
-  return { samples, cpu };
+  return { samples, cpu, allocated };
 }
 
 const median = (values: number[]) =>
@@ -159,10 +191,12 @@ async function main() {
   // repetition and the median of the per-repetition ratios measure the paths instead.
   const perRepetition: Map<string, number[]>[] = [];
   const cpuPerRepetition: Map<string, number[]>[] = [];
+  const allocatedPerRepetition: Map<string, number[]>[] = [];
   for (let index = 0; index < repetitions; index += 1) {
-    const { samples, cpu } = await repetition();
+    const { samples, cpu, allocated } = await repetition();
     perRepetition.push(samples);
     cpuPerRepetition.push(cpu);
+    allocatedPerRepetition.push(allocated);
   }
   const names = ['bare_sdk_client', 'plain_sdk_proxy', 'patchbay_gateway'];
   const pooled = new Map(
@@ -217,6 +251,17 @@ async function main() {
           (cpu) => median(cpu.get('patchbay_gateway') ?? []) / median(cpu.get('plain_sdk_proxy') ?? []),
         ),
       ),
+    ),
+    // Bytes this process allocated per call (host and gateway or proxy), medians of the rounds.
+    allocated_bytes_per_call_median: Object.fromEntries(
+      names.map((name) => [
+        name,
+        Math.round(median(allocatedPerRepetition.flatMap((allocated) => allocated.get(name) ?? []))),
+      ]),
+    ),
+    ratio_allocated_gateway_vs_plain_proxy: round3(
+      median(allocatedPerRepetition.flatMap((allocated) => allocated.get('patchbay_gateway') ?? [])) /
+        median(allocatedPerRepetition.flatMap((allocated) => allocated.get('plain_sdk_proxy') ?? [])),
     ),
     target_ratio_p50_vs_plain_proxy: target,
     meets_target: ratio <= target,
