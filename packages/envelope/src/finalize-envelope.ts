@@ -3,9 +3,6 @@ import type { ArgumentIssue, Envelope, EnvelopeMeta, ErrorEnvelope, MissingField
 import { type ErrorType, errorTypes } from './error-types.js';
 import { type Redactor, redactValue } from './redact.js';
 
-// The schema's own fields of `meta`: their names are the wire shape, only their values are redacted.
-const metaStrings = ['correlation_id', 'tool'] as const;
-
 function isErrorType(value: unknown): value is ErrorType {
   return typeof value === 'string' && (errorTypes as readonly string[]).includes(value);
 }
@@ -21,11 +18,10 @@ function finalizeMeta(meta: unknown, redact: Redactor): EnvelopeMeta | undefined
   // `rest` is a fresh plain object: with no extra keys (the usual case) there is nothing to redact.
   const copy: EnvelopeMeta =
     Object.keys(rest).length === 0 ? {} : { ...(redactValue(rest, redact) as Record<string, unknown>) };
-  const strings = { correlation_id, tool };
-  for (const key of metaStrings) {
-    const value = redactedString(strings[key], redact);
-    if (value !== undefined) copy[key] = value;
-  }
+  const correlationId = redactedString(correlation_id, redact);
+  if (correlationId !== undefined) copy.correlation_id = correlationId;
+  const toolName = redactedString(tool, redact);
+  if (toolName !== undefined) copy.tool = toolName;
   if (typeof duration_ms === 'number' && Number.isFinite(duration_ms)) copy.duration_ms = duration_ms;
   if (Number.isSafeInteger(status_code)) copy.status_code = status_code as number;
   return Object.keys(copy).length > 0 ? copy : undefined;

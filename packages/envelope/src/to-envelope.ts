@@ -248,12 +248,17 @@ export function toEnvelope(value: unknown, context: EnvelopeContext = {}): Envel
     } catch {
       envelope = failure('internal_error', { connector: safeContext.connector });
     }
-    const meta = { ...(envelope.meta ?? {}) };
-    if (typeof context.tool === 'string' && meta.tool === undefined) meta.tool = context.tool;
-    if (typeof context.correlationId === 'string' && meta.correlation_id === undefined) {
-      meta.correlation_id = context.correlationId;
+    // The context's tool and correlation id fill in only what the meta lacks; a meta that has both
+    // (an MCP agent's answer) is left to `finalizeEnvelope`, which copies it anyway.
+    const given = envelope.meta;
+    const addTool = typeof context.tool === 'string' && given?.tool === undefined;
+    const addCorrelationId = typeof context.correlationId === 'string' && given?.correlation_id === undefined;
+    if (addTool || addCorrelationId) {
+      const meta = { ...(given ?? {}) };
+      if (addTool) meta.tool = context.tool;
+      if (addCorrelationId) meta.correlation_id = context.correlationId;
+      envelope = { ...envelope, meta };
     }
-    if (Object.keys(meta).length > 0) envelope = { ...envelope, meta };
     return finalizeEnvelope(envelope, redact);
   } catch {
     return fallback();
