@@ -26,7 +26,7 @@ const resultsPath = fileURLToPath(new URL('../../../bench/results/mcp-gateway.js
 const warmup = 300;
 const rounds = 10;
 const perRound = 100;
-const repetitions = 7;
+const repetitions = 15;
 const target = 1.2;
 
 const require = createRequire(import.meta.url);
