@@ -184,6 +184,10 @@ const median = (values: number[]) =>
     0.5,
   );
 
+/** The median of one path's figures (per round) over every repetition. */
+const pooledMedian = (perRepetition: Map<string, number[]>[], name: string) =>
+  median(perRepetition.flatMap((figures) => figures.get(name) ?? []));
+
 async function main() {
   // Each path talks to its own server process, and a process's round-trip time depends on where the
   // OS places it (measured here: three identical bare clients at 72–76 µs in one run, one at 32 µs in
@@ -240,10 +244,7 @@ async function main() {
     // This process's CPU per call (host and gateway or proxy; the server child is the same for all):
     // steadier than latency on a busy or slowed machine, so changes to the gateway's own work show.
     cpu_ms_per_call_median: Object.fromEntries(
-      names.map((name) => [
-        name,
-        milliseconds(median(cpuPerRepetition.flatMap((cpu) => cpu.get(name) ?? []))),
-      ]),
+      names.map((name) => [name, milliseconds(pooledMedian(cpuPerRepetition, name))]),
     ),
     ratio_cpu_gateway_vs_plain_proxy: round3(
       median(
@@ -254,14 +255,11 @@ async function main() {
     ),
     // Bytes this process allocated per call (host and gateway or proxy), medians of the rounds.
     allocated_bytes_per_call_median: Object.fromEntries(
-      names.map((name) => [
-        name,
-        Math.round(median(allocatedPerRepetition.flatMap((allocated) => allocated.get(name) ?? []))),
-      ]),
+      names.map((name) => [name, Math.round(pooledMedian(allocatedPerRepetition, name))]),
     ),
     ratio_allocated_gateway_vs_plain_proxy: round3(
-      median(allocatedPerRepetition.flatMap((allocated) => allocated.get('patchbay_gateway') ?? [])) /
-        median(allocatedPerRepetition.flatMap((allocated) => allocated.get('plain_sdk_proxy') ?? [])),
+      pooledMedian(allocatedPerRepetition, 'patchbay_gateway') /
+        pooledMedian(allocatedPerRepetition, 'plain_sdk_proxy'),
     ),
     target_ratio_p50_vs_plain_proxy: target,
     meets_target: ratio <= target,

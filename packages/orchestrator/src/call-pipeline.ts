@@ -99,6 +99,13 @@ function loadAgentPolicy(context: GateContext, entry: ToolEntry, subject: string
     : statusSource.load(subject);
 }
 
+/** Status of an agent's own tool: only its admin switch, read from `loadAgentPolicy`'s state. */
+function ownToolStatus(state: SubjectState, entry: ToolEntry): Step<RunGrant> {
+  return state.disabledConnectorIds.includes(entry.record.agent.id)
+    ? { ok: false, envelope: disabledTool() }
+    : { ok: true, value: noGrant };
+}
+
 /**
  * Status: connector connected (with credentials verified against the origin it is configured for),
  * enabled, not rate limited, scopes granted, `requires` met; yields the credentials.
@@ -109,12 +116,7 @@ export async function statusStep(
   subject: string,
 ): Promise<Step<RunGrant>> {
   const { tool } = entry;
-  if (isOwnTool(tool)) {
-    const state = await loadAgentPolicy(context, entry, subject);
-    return state.disabledConnectorIds.includes(entry.record.agent.id)
-      ? { ok: false, envelope: disabledTool() }
-      : { ok: true, value: {} };
-  }
+  if (isOwnTool(tool)) return ownToolStatus(await loadAgentPolicy(context, entry, subject), entry);
   const ids = new Set(tool.requires);
   if (tool.connectorId !== undefined) ids.add(tool.connectorId);
   // Only what this call needs is read (and decrypted), not every connection the subject has: its
@@ -220,6 +222,39 @@ export async function writeBackStep(
   }
 }
 
+/** The steps in order: routing → status → validation → approval → run → write-back. */
+async function pipeline(context: GateContext, call: CallState): Promise<PipelineResult> {
+  const route = routeStep(context, call);
+  if (!route.ok)
+    return { envelope: route.envelope, ...(route.entry ? { entry: route.entry } : {}), secrets: noSecrets };
+  const entry = route.value;
+  // An agent's own tool reads its admin switch here, without `statusStep`'s promise: every MCP call
+  // through the gateway takes this path.
+  const status = isOwnTool(entry.tool)
+    ? ownToolStatus(await loadAgentPolicy(context, entry, call.subject), entry)
+    : await statusStep(context, entry, call.subject);
+  if (!status.ok) return { envelope: status.envelope, entry, secrets: noSecrets };
+  const grant = status.value;
+  const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
+  const validation = validateStep(context, entry, call.args);
+  if (!validation.ok) return { envelope: validation.envelope, entry, secrets };
+  if (entry.needsApproval || call.proposal) {
+    const refusal = await approvalGate(context, call, entry);
+    if (refusal) return { envelope: refusal, entry, secrets };
+  }
+  if (call.signal?.aborted) {
+    // Cancelled while the gate waited on its stores: the call never started, so the proposal is not
+    // used up; it goes back to pending and a person approves it again (never silently re-armed).
+    if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
+    call.consumed = undefined;
+    return { envelope: cancelledBeforeStart(), entry, secrets };
+  }
+  const envelope = await runAgent(context, call, entry, validation.value, grant);
+  // A success records nothing: no promise step for it.
+  if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
+  return { envelope, entry, secrets };
+}
+
 /**
  * Runs a call through the pipeline inside a span, with a metric and one log line per call. Never
  * throws: a failure inside the gate itself is an `internal_error` envelope.
@@ -241,65 +276,9 @@ export async function runCall(
       'tool call received',
     );
   }
-  // The steps in order: routing → status → validation → approval → run → write-back. Written out
-  // here rather than in a function of their own: one promise fewer on every call.
   let result: PipelineResult;
   try {
-    // biome-ignore lint/suspicious/noConfusingLabels: each step's answer leaves the block with `break gate`, so the steps need no async function (and promise) of their own.
-    gate: {
-      const route = routeStep(context, call);
-      if (!route.ok) {
-        result = {
-          envelope: route.envelope,
-          ...(route.entry ? { entry: route.entry } : {}),
-          secrets: noSecrets,
-        };
-        break gate;
-      }
-      const entry = route.value;
-      let grant: RunGrant;
-      if (isOwnTool(entry.tool)) {
-        // `statusStep`'s first case, without its own promise on the path every MCP call takes.
-        const state = await loadAgentPolicy(context, entry, call.subject);
-        if (state.disabledConnectorIds.includes(entry.record.agent.id)) {
-          result = { envelope: disabledTool(), entry, secrets: noSecrets };
-          break gate;
-        }
-        grant = noGrant;
-      } else {
-        const status = await statusStep(context, entry, call.subject);
-        if (!status.ok) {
-          result = { envelope: status.envelope, entry, secrets: noSecrets };
-          break gate;
-        }
-        grant = status.value;
-      }
-      const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
-      const validation = validateStep(context, entry, call.args);
-      if (!validation.ok) {
-        result = { envelope: validation.envelope, entry, secrets };
-        break gate;
-      }
-      if (entry.needsApproval || call.proposal) {
-        const refusal = await approvalGate(context, call, entry);
-        if (refusal) {
-          result = { envelope: refusal, entry, secrets };
-          break gate;
-        }
-      }
-      if (call.signal?.aborted) {
-        // Cancelled while the gate waited on its stores: the call never started, so the proposal is
-        // not used up; it goes back to pending and a person approves it again (never silently re-armed).
-        if (call.consumed) await reopenProposal(context, call.consumed, 'executed', call.correlationId);
-        call.consumed = undefined;
-        result = { envelope: cancelledBeforeStart(), entry, secrets };
-        break gate;
-      }
-      const envelope = await runAgent(context, call, entry, validation.value, grant);
-      // A success records nothing: no promise step for it.
-      if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
-      result = { envelope, entry, secrets };
-    }
+    result = await pipeline(context, call);
   } catch (error) {
     log.error(
       { correlation_id: call.correlationId, tool: call.name, error: redactString(errorMessage(error)) },

@@ -44,6 +44,11 @@ const noProgress: { onProgress: undefined; done(): Promise<void> } = {
   async done() {},
 };
 
+/** The meta of an answer the gateway gives itself (no tool ran). */
+function ownAnswerMeta(tool: string, correlationId: string | undefined) {
+  return { ...(correlationId === undefined ? {} : { correlation_id: correlationId }), tool };
+}
+
 /** What serving calls needs from the rest of the gateway. */
 export interface CallServingDependencies {
   orchestrator: Pick<Orchestrator, 'execute'>;
@@ -177,11 +182,6 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
       const sentId = request.params._meta?.[correlationIdMetaKey];
       const correlationId = typeof sentId === 'string' && sentId !== '' ? sentId : undefined;
       const echo = correlationId !== undefined;
-      // The meta of an answer the gateway gives itself (built only then: not on the call path).
-      const meta = () => ({
-        ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
-        tool: name,
-      });
       if (name === refreshConnectorStatusToolName) {
         const envelope = await refreshStatus(subject, correlationId);
         await dependencies.recheck(extra);
@@ -198,7 +198,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
               retryable: true,
               retryAfterS: 5,
             }),
-            meta: meta(),
+            meta: ownAnswerMeta(name, correlationId),
           },
           echo,
         );
@@ -208,7 +208,7 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
         return toCallToolResult(
           {
             ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
-            meta: meta(),
+            meta: ownAnswerMeta(name, correlationId),
           },
           echo,
         );

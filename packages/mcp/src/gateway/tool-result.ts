@@ -9,8 +9,6 @@ import { mcpContentMetaKey } from '../client/call-result.js';
 /** `_meta` key carrying a caller's correlation id on `tools/call` (and echoed on the result). */
 export const correlationIdMetaKey = 'patchbay/correlation_id';
 
-const noBlocks: readonly ContentBlock[] = [];
-
 /**
  * Content blocks an MCP server answered besides text (see `envelopeFromResult`), each checked
  * against the MCP schema: a malformed block would make the host reject the whole result.
@@ -36,16 +34,11 @@ function mediaOf(envelope: Envelope): { blocks: ContentBlock[]; rest: Envelope }
  * gave a correlation id in `_meta`, so it hears it back there too.
  */
 export function toCallToolResult(envelope: Envelope, echoCorrelationId = false): CallToolResult {
-  // Most results carry no media: they skip the split (no copies on the path every call takes).
-  const carriesMedia = Array.isArray(
-    (envelope.meta as Record<string, unknown> | undefined)?.[mcpContentMetaKey],
-  );
-  const { blocks, rest } = carriesMedia ? mediaOf(envelope) : { blocks: noBlocks, rest: envelope };
+  const { blocks, rest } = mediaOf(envelope);
   // Echoed in `_meta` only to a host that sent one; the envelope's own meta carries it always.
   const correlationId = echoCorrelationId ? rest.meta?.correlation_id : undefined;
-  const text: ContentBlock = { type: 'text', text: renderEnvelopeForModel(rest) };
   return {
-    content: blocks.length === 0 ? [text] : [text, ...blocks],
+    content: [{ type: 'text', text: renderEnvelopeForModel(rest) }, ...blocks],
     structuredContent: rest as unknown as Record<string, unknown>,
     isError: !rest.ok,
     ...(correlationId === undefined ? {} : { _meta: { [correlationIdMetaKey]: correlationId } }),
