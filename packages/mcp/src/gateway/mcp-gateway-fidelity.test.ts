@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -93,6 +93,16 @@ describe('gateway fidelity', () => {
   it('does not list task-only tools, which it could never call', async () => {
     const { client } = await connectHost();
     expect(names(await client.listTools())).not.toContain('fi_batch_job');
+  });
+
+  it('refuses a call that asks for a task, since it declares no tasks capability', async () => {
+    const { client } = await connectHost();
+    await client.listTools();
+    const asked = client.request(
+      { method: 'tools/call', params: { name: 'fi_media', arguments: {}, task: { ttl: 60_000 } } },
+      CallToolResultSchema,
+    );
+    await expect(asked).rejects.toThrow(/does not support task creation/);
   });
 
   it('refuses a tools/list cursor it never issued with -32602', async () => {

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -278,7 +278,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     watch.remember(subject, tools, snapshot);
     return { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => calls.handle(request, extra));
+  // The SDK's `Server` wraps a tools/call handler it did not write: it parses the request a second
+  // time and checks the handler's result against the result schema with zod. The gateway writes
+  // every result itself (`toCallToolResult`: a text block, media blocks each checked against the
+  // content schema, the envelope as structured content), so it registers with `Protocol`'s own
+  // method, which still parses each request against `CallToolRequestSchema` once (and refuses a
+  // call that asks for a task: the gateway declares no tasks capability).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
+    calls.handle(request, extra),
+  );
   registerStatusResources(server, {
     connectors,
     subjectOf,
