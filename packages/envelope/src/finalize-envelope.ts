@@ -11,20 +11,51 @@ function redactedString(value: unknown, redact: Redactor): string | undefined {
   return typeof value === 'string' ? redact(value) : undefined;
 }
 
+/** Keys of `meta` the schema types itself; every other key is free-form. */
+function isKnownMetaKey(key: string): boolean {
+  return key === 'correlation_id' || key === 'tool' || key === 'duration_ms' || key === 'status_code';
+}
+
+/** Whether `meta` has a key of its own besides the known ones (no array or object built for it). */
+function hasExtraKeys(meta: object): boolean {
+  for (const key in meta) if (Object.hasOwn(meta, key) && !isKnownMetaKey(key)) return true;
+  return false;
+}
+
 function finalizeMeta(meta: unknown, redact: Redactor): EnvelopeMeta | undefined {
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
-  const { correlation_id, tool, duration_ms, status_code, ...rest } = meta as Record<string, unknown>;
+  const { correlation_id, tool, duration_ms, status_code } = meta as Record<string, unknown>;
+  let copy: EnvelopeMeta = {};
+  let empty = true;
   // Extra keys are free-form (the schema passes them through): keys and values are redacted alike.
-  // `rest` is a fresh plain object: with no extra keys (the usual case) there is nothing to redact.
-  const copy: EnvelopeMeta =
-    Object.keys(rest).length === 0 ? {} : { ...(redactValue(rest, redact) as Record<string, unknown>) };
+  // Usually there are none, and then nothing is walked or copied for them.
+  if (hasExtraKeys(meta)) {
+    const { correlation_id: _c, tool: _t, duration_ms: _d, status_code: _s, ...rest } = meta as Record<
+      string,
+      unknown
+    >;
+    copy = { ...(redactValue(rest, redact) as Record<string, unknown>) };
+    empty = Object.keys(copy).length === 0;
+  }
   const correlationId = redactedString(correlation_id, redact);
-  if (correlationId !== undefined) copy.correlation_id = correlationId;
+  if (correlationId !== undefined) {
+    copy.correlation_id = correlationId;
+    empty = false;
+  }
   const toolName = redactedString(tool, redact);
-  if (toolName !== undefined) copy.tool = toolName;
-  if (typeof duration_ms === 'number' && Number.isFinite(duration_ms)) copy.duration_ms = duration_ms;
-  if (Number.isSafeInteger(status_code)) copy.status_code = status_code as number;
-  return Object.keys(copy).length > 0 ? copy : undefined;
+  if (toolName !== undefined) {
+    copy.tool = toolName;
+    empty = false;
+  }
+  if (typeof duration_ms === 'number' && Number.isFinite(duration_ms)) {
+    copy.duration_ms = duration_ms;
+    empty = false;
+  }
+  if (Number.isSafeInteger(status_code)) {
+    copy.status_code = status_code as number;
+    empty = false;
+  }
+  return empty ? undefined : copy;
 }
 
 function finalizeMissing(missing: unknown, redact: Redactor): MissingField[] {

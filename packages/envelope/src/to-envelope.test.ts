@@ -647,6 +647,26 @@ describe('success envelopes take a fast path with the same result as the schema'
   });
 });
 
+describe('the metadata of a success passed in', () => {
+  it('is read, never changed or handed back as the same object', () => {
+    const extras = { trace: 'x', nested: { id: 1 } };
+    const cases = [{ tool: 't', correlation_id: 'c-1' }, { duration_ms: 3 }, { tool: 't', ...extras }, {}];
+    for (const meta of cases) {
+      const before = structuredClone(meta);
+      const value = { ok: true, data: 1, meta };
+      const envelope = toEnvelope(value, { tool: 'other', correlationId: 'c-2' });
+      expect(meta).toEqual(before);
+      expect(envelope.meta).not.toBe(meta);
+      expect(envelope.meta).toMatchObject({
+        tool: meta.tool ?? 'other',
+        correlation_id: meta.correlation_id ?? 'c-2',
+      });
+      if ('nested' in meta) expect(envelope.meta?.nested).not.toBe(meta.nested);
+      expect(value.meta).toBe(meta);
+    }
+  });
+});
+
 describe('a network failure of a call that is not harmless to repeat', () => {
   const lost =
     'The connection to the service was lost during the request. It may still have taken effect: check before running it again.';

@@ -145,17 +145,19 @@ function classify(
   context: EnvelopeContext & { redact: Redactor },
   hasInput: boolean,
 ): Envelope {
-  const common = { connector: context.connector };
   if (HttpError.isHttpError(value)) return fromHttp(value, context, value.missingScopes);
   if (typeof Response !== 'undefined' && value instanceof Response) {
     return fromHttp({ status: value.status, headers: value.headers }, context);
   }
   if (isPlainSuccess(value)) {
-    // The common case, without a schema pass: only `ok`, `data` and `meta` are kept, as the schema would.
+    // The common case, without a schema pass: only `ok`, `data` and `meta` are kept, as the schema
+    // would. The meta is shared, not copied: `toEnvelope` copies it before adding to it, and
+    // `finalizeEnvelope` builds the copy that leaves.
     const copy: Envelope = { ok: true, data: value.data };
-    if (value.meta !== undefined) copy.meta = { ...value.meta };
+    if (value.meta !== undefined) copy.meta = value.meta;
     return copy;
   }
+  const common = { connector: context.connector };
   const parsed = envelopeSchema.safeParse(value);
   if (parsed.success) {
     // The parsed copy, not the value: unknown keys (a stack, a raw response) are dropped.
