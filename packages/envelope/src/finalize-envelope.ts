@@ -30,10 +30,13 @@ function finalizeMeta(meta: unknown, redact: Redactor): EnvelopeMeta | undefined
   // Extra keys are free-form (the schema passes them through): keys and values are redacted alike.
   // Usually there are none, and then nothing is walked or copied for them.
   if (hasExtraKeys(meta)) {
-    const { correlation_id: _c, tool: _t, duration_ms: _d, status_code: _s, ...rest } = meta as Record<
-      string,
-      unknown
-    >;
+    const {
+      correlation_id: _c,
+      tool: _t,
+      duration_ms: _d,
+      status_code: _s,
+      ...rest
+    } = meta as Record<string, unknown>;
     copy = { ...(redactValue(rest, redact) as Record<string, unknown>) };
     empty = Object.keys(copy).length === 0;
   }
