@@ -105,6 +105,26 @@ describe('gateway fidelity', () => {
     await expect(asked).rejects.toThrow(/does not support task creation/);
   });
 
+  it('answers a malformed request with -32602 (invalid params), naming what is wrong', async () => {
+    const { client } = await connectHost();
+    await client.listTools();
+    const malformed: [string, Record<string, unknown>][] = [
+      ['tools/call', { name: 42, arguments: {} }],
+      ['tools/call', { name: 'fi_media', arguments: 'not an object' }],
+      ['tools/list', { cursor: 5 }],
+      ['resources/read', {}],
+      ['prompts/get', { name: ['connector_status'] }],
+    ];
+    for (const [method, params] of malformed) {
+      const error = await client
+        .request({ method, params } as never, CallToolResultSchema)
+        .catch((caught: unknown) => caught);
+      expect(error, method).toBeInstanceOf(McpError);
+      expect((error as McpError).code, method).toBe(ErrorCode.InvalidParams);
+      expect((error as McpError).message, method).toContain(`Invalid ${method} request`);
+    }
+  });
+
   it('refuses a tools/list cursor it never issued with -32602', async () => {
     const { client } = await connectHost();
     const error = await client.listTools({ cursor: 'bogus' }).catch((caught: unknown) => caught);

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -22,6 +22,7 @@ import {
 import type { Logger } from 'pino';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
+import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';
 import { createToolListing } from './tool-listing.js';
@@ -267,7 +268,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   server.oninitialized = () => watch.start();
   server.onclose = () => watch.stop();
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+  serveRequest(server, ListToolsRequestSchema, async (request, extra) => {
     refuseCursor(request.params);
     const subject = await subjectOf(extra);
     watch.followAgents();
@@ -278,15 +279,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     watch.remember(subject, tools, snapshot);
     return { tools };
   });
-  // The SDK's `Server` wraps a tools/call handler it did not write: it parses the request a second
-  // time and checks the handler's result against the result schema with zod. The gateway writes
-  // every result itself (`toCallToolResult`: a text block, media blocks each checked against the
-  // content schema, the envelope as structured content), so it registers with `Protocol`'s own
-  // method, which still parses each request against `CallToolRequestSchema` once (and refuses a
-  // call that asks for a task: the gateway declares no tasks capability).
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
-    calls.handle(request, extra),
-  );
+  serveRequest(server, CallToolRequestSchema, (request, extra) => calls.handle(request, extra));
   registerStatusResources(server, {
     connectors,
     subjectOf,

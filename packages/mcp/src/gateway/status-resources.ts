@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Connector, StatusSnapshot } from '@patchbay/connector';
 import { renderTurnContext, type StatusBlockSettings } from '@patchbay/protocol';
+import { serveRequest } from './serve-request.js';
 import { connectorStatusResourceUri, type StatusWatch } from './status-watch.js';
 
 type Request = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -57,7 +58,7 @@ export function registerStatusResources(
     return renderTurnContext(snapshot, { ...dependencies.statusBlock, connectors });
   }
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  serveRequest(server, ListResourcesRequestSchema, async (request) => {
     refuseCursor(request.params);
     return {
       resources: [
@@ -73,7 +74,7 @@ export function registerStatusResources(
     };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  serveRequest(server, ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri !== connectorStatusResourceUri) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
     }
@@ -84,7 +85,7 @@ export function registerStatusResources(
     };
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  serveRequest(server, SubscribeRequestSchema, async (request, extra) => {
     if (request.params.uri !== connectorStatusResourceUri) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
     }
@@ -94,12 +95,12 @@ export function registerStatusResources(
     return {};
   });
 
-  server.setRequestHandler(UnsubscribeRequestSchema, async () => {
+  serveRequest(server, UnsubscribeRequestSchema, async () => {
     watch.setSubscribed(false);
     return {};
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+  serveRequest(server, ListPromptsRequestSchema, async (request) => {
     refuseCursor(request.params);
     return {
       prompts: [
@@ -113,7 +114,7 @@ export function registerStatusResources(
     };
   });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  serveRequest(server, GetPromptRequestSchema, async (request, extra) => {
     if (request.params.name !== connectorStatusPromptName) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
     }
