@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { childServerTimeoutMs } from '../client/controllable-fixture.js';
 import { createMcpAgent } from '../client/mcp-agent.js';
@@ -114,6 +115,7 @@ describe('gateway fidelity', () => {
       ['tools/list', { cursor: 5 }],
       ['resources/read', {}],
       ['prompts/get', { name: ['connector_status'] }],
+      ['tools/call', { name: 'fi_media', arguments: 'ghp_notAKeyButLooksLikeOne1234567890' }],
     ];
     for (const [method, params] of malformed) {
       const error = await client
@@ -122,7 +124,30 @@ describe('gateway fidelity', () => {
       expect(error, method).toBeInstanceOf(McpError);
       expect((error as McpError).code, method).toBe(ErrorCode.InvalidParams);
       expect((error as McpError).message, method).toContain(`Invalid ${method} request`);
+      // Paths and what was expected, never the value sent.
+      expect((error as McpError).message, method).not.toMatch(/ghp_|connector_status|not an object/);
     }
+  });
+
+  it('logs a message the SDK drops unanswered (a `_meta` that is not an object), without its content', async () => {
+    const logged: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
+    const { client } = await connectHost({ gateway: { logger } });
+    await client.listTools();
+    const token = 'ghp_notAKeyButLooksLikeOne1234567890';
+    const unanswered = client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'fi_media', arguments: { pin: 'hunter2' }, _meta: token },
+      } as never,
+      CallToolResultSchema,
+      { timeout: 300 },
+    );
+    await expect(unanswered).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    const lines = logged.filter((line) => line.includes('MCP message not served'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('Unknown message type');
+    expect(lines.join('\n')).not.toMatch(/hunter2|ghp_/);
   });
 
   it('refuses a tools/list cursor it never issued with -32602', async () => {

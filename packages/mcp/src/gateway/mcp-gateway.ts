@@ -265,6 +265,17 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     log,
   });
 
+  // A message the SDK cannot read as a request (a `params._meta` that is not an object, say) is
+  // dropped before any handler sees it, and the host waits for its own timeout: say so in the log.
+  // The SDK's text quotes the whole message, arguments included; the log keeps what precedes it.
+  server.onerror = (error) => {
+    const text = errorMessage(error);
+    const quoted = text.indexOf('{');
+    log.warn(
+      { error: redactString(quoted === -1 ? text : text.slice(0, quoted).trim()) },
+      'MCP message not served',
+    );
+  };
   server.oninitialized = () => watch.start();
   server.onclose = () => watch.stop();
 
