@@ -7,32 +7,38 @@ import {
   type ServerRequest,
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** A request schema of the SDK: an object with a method literal. */
-type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> }>;
+/** A request schema of the SDK: an object with a method literal and its params. */
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params: z.ZodType }>;
+
+/** The params of a request that did not parse, with what was wrong. */
+class MalformedParams {
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {}
+}
 
 /** "params.name: Invalid input: expected string, received number": paths and messages, never values. */
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
-    .map((issue) => `${issue.path.map(String).join('.') || '(request)'}: ${issue.message}`)
+    .map((issue) => `${['params', ...issue.path.map(String)].join('.')}: ${issue.message}`)
     .join('; ');
 }
 
 /**
- * Registers the handler of one request method on the gateway's server, parsing each request once
- * against `schema` and answering a malformed one with -32602 (invalid params), as JSON-RPC and MCP
- * ask.
+ * Registers the handler of one request method on the gateway's server: each request is parsed once
+ * against `schema`, and a malformed one is answered with -32602 (invalid params), as JSON-RPC and
+ * MCP ask, naming each wrong field by path.
  *
  * The SDK's `Protocol` parses a request against a handler's schema before the handler runs and
- * answers a failed parse with -32603 (internal error); here it is given the method alone, and the
- * full parse is this function's. It registers with `Protocol`'s own method: for tools/call the SDK
- * `Server` would wrap the handler to parse each request a second time and check the result with zod
- * again, and every result the gateway sends it builds itself (see `toCallToolResult` and its tests).
- * `Protocol` still checks the method against the server's capabilities and refuses a call that asks
- * for a task (the gateway declares no tasks capability).
+ * answers a failed parse with -32603 (internal error). It is given the same schema with its params
+ * caught instead, so that one parse both validates and tells this function what was wrong. It
+ * registers with `Protocol`'s own method: for tools/call the SDK `Server` would wrap the handler to
+ * parse each request a second time and check its result with zod again, and every result the gateway
+ * sends it builds itself (see `toCallToolResult` and its tests). `Protocol` still checks the method
+ * against the server's capabilities and refuses a call that asks for a task (the gateway declares
+ * no tasks capability).
  */
 export function serveRequest<S extends RequestSchema>(
   server: Server,
@@ -40,15 +46,18 @@ export function serveRequest<S extends RequestSchema>(
   handler: (request: z.output<S>, extra: Extra) => ServerResult | Promise<ServerResult>,
 ): void {
   const method = schema.shape.method.value;
-  const methodOnly = z.looseObject({ method: z.literal(method) });
-  Protocol.prototype.setRequestHandler.call(server, methodOnly, (request: unknown, extra: Extra) => {
-    const parsed = schema.safeParse(request);
-    if (!parsed.success) {
+  const caught = schema.extend({
+    params: schema.shape.params.catch(
+      (context: z.core.$ZodCatchCtx) => new MalformedParams(context.error.issues),
+    ),
+  });
+  Protocol.prototype.setRequestHandler.call(server, caught, (request: { params?: unknown }, extra: Extra) => {
+    if (request.params instanceof MalformedParams) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Invalid ${method} request: ${describeIssues(parsed.error.issues)}`,
+        `Invalid ${method} request: ${describeIssues(request.params.issues)}`,
       );
     }
-    return handler(parsed.data, extra);
+    return handler(request as z.output<S>, extra);
   });
 }
