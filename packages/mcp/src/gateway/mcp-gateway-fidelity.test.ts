@@ -129,25 +129,29 @@ describe('gateway fidelity', () => {
     }
   });
 
-  it('logs a message the SDK drops unanswered (a `_meta` that is not an object), without its content', async () => {
+  it('answers a request the SDK cannot read (a `_meta` that is not an object) with -32600, logged without its content', async () => {
     const logged: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
     const { client } = await connectHost({ gateway: { logger } });
     await client.listTools();
     const token = 'ghp_notAKeyButLooksLikeOne1234567890';
-    const unanswered = client.request(
+    const unreadable = client.request(
       {
         method: 'tools/call',
         params: { name: 'fi_media', arguments: { pin: 'hunter2' }, _meta: token },
       } as never,
       CallToolResultSchema,
-      { timeout: 300 },
+      // Long enough that a timeout would fail the test: the answer must come from the gateway.
+      { timeout: 10_000 },
     );
-    await expect(unanswered).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    await expect(unreadable).rejects.toMatchObject({ code: ErrorCode.InvalidRequest });
     const lines = logged.filter((line) => line.includes('MCP message not served'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('Unknown message type');
     expect(lines.join('\n')).not.toMatch(/hunter2|ghp_/);
+    // The connection goes on: the next call is served.
+    const next = await client.callTool({ name: 'fi_media', arguments: {} });
+    expect(next.structuredContent).toMatchObject({ ok: true });
   });
 
   it('refuses a tools/list cursor it never issued with -32602', async () => {

@@ -26,6 +26,7 @@ import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';
 import { createToolListing } from './tool-listing.js';
+import { answerUnreadableRequests } from './unreadable-requests.js';
 
 export { connectorStatusPromptName } from './status-resources.js';
 export { connectorStatusResourceUri } from './status-watch.js';
@@ -265,17 +266,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     log,
   });
 
-  // A message the SDK cannot read as a request (a `params._meta` that is not an object, say) is
-  // dropped before any handler sees it, and the host waits for its own timeout: say so in the log.
-  // The SDK's text quotes the whole message, arguments included; the log keeps what precedes it.
-  server.onerror = (error) => {
-    const text = errorMessage(error);
-    const quoted = text.indexOf('{');
-    log.warn(
-      { error: redactString(quoted === -1 ? text : text.slice(0, quoted).trim()) },
-      'MCP message not served',
-    );
-  };
+  // A request the SDK cannot read (a `params._meta` that is not an object, say) is dropped before any
+  // handler sees it: it is logged and answered with -32600 here, so the host does not wait it out.
+  const unreadable = answerUnreadableRequests(log);
+  server.onerror = (error) => unreadable.onerror(error);
   server.oninitialized = () => watch.start();
   server.onclose = () => watch.stop();
 
@@ -301,7 +295,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
 
   return {
     server,
-    connect: (transport) => server.connect(transport),
+    async connect(transport) {
+      await server.connect(transport);
+      unreadable.follow(transport);
+    },
     recheck: () => watch.recheck(),
     settled: () => calls.settled(),
     async close() {

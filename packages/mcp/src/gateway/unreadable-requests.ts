@@ -1,0 +1,75 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { redactString } from '@patchbay/envelope';
+import type { Logger } from 'pino';
+
+/** The start of the SDK's report of a message that matches none of its JSON-RPC shapes. */
+const unknownMessage = 'Unknown message type';
+
+/** A message with a request's `method` and `id`, which therefore waits for an answer. */
+function awaitsAnswer(message: unknown): message is { method: string; id: string | number } {
+  if (typeof message !== 'object' || message === null) return false;
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number');
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Follows what the gateway's server reads, to answer what the SDK leaves unanswered. */
+export interface UnreadableRequests {
+  /** Wraps the transport's message handler, once the server has connected to it. */
+  follow(transport: Transport): void;
+  /** The server's `onerror`: logs the error, and answers a request the SDK dropped. */
+  onerror(error: Error): void;
+}
+
+/**
+ * Answers a request the SDK could not read with -32600 (invalid request), as JSON-RPC asks. The
+ * SDK's `Protocol` drops a message that matches none of its JSON-RPC shapes (a request whose
+ * `params._meta` is not an object, say) and only reports it to `onerror`, so the host would wait for
+ * its own timeout. It reports it synchronously, while the transport's message handler runs, so the
+ * message being read then is the one dropped. The SDK's report quotes the whole message, arguments
+ * included: the log keeps only what precedes the quote.
+ */
+export function answerUnreadableRequests(log: Logger): UnreadableRequests {
+  let reading: { message: JSONRPCMessage; transport: Transport } | undefined;
+  return {
+    follow(transport) {
+      const read = transport.onmessage;
+      if (!read) return;
+      transport.onmessage = (message, extra) => {
+        reading = { message, transport };
+        try {
+          read.call(transport, message, extra);
+        } finally {
+          reading = undefined;
+        }
+      };
+    },
+    onerror(error) {
+      const text = errorMessage(error);
+      const quoted = text.indexOf('{');
+      log.warn(
+        { error: redactString(quoted === -1 ? text : text.slice(0, quoted).trim()) },
+        'MCP message not served',
+      );
+      const dropped = reading;
+      if (!dropped || !text.startsWith(unknownMessage) || !awaitsAnswer(dropped.message)) return;
+      dropped.transport
+        .send({
+          jsonrpc: '2.0',
+          id: dropped.message.id,
+          error: {
+            code: ErrorCode.InvalidRequest,
+            message:
+              'Invalid request: this message matches no JSON-RPC request MCP reads (its params and their _meta must be objects).',
+          },
+        })
+        .catch((sendError: unknown) => {
+          log.debug({ error: redactString(errorMessage(sendError)) }, 'invalid-request answer not sent');
+        });
+    },
+  };
+}
