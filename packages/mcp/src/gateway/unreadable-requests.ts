@@ -17,6 +17,26 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * What the log says of an error: a schema error's paths and messages (a message a transport could not
+ * read as JSON-RPC); else the text before any quoted message, since the SDK quotes whole messages,
+ * arguments included.
+ */
+function summary(error: unknown): string {
+  const issues = (error as { issues?: unknown } | undefined)?.issues;
+  if (Array.isArray(issues)) {
+    const described = issues.map((issue: { path?: unknown[]; message?: unknown }) => {
+      const path =
+        Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join('.') : '(message)';
+      return `${path}: ${String(issue.message)}`;
+    });
+    return `Not a JSON-RPC message MCP reads: ${described.join('; ')}`;
+  }
+  const text = errorMessage(error);
+  const quoted = text.indexOf('{');
+  return quoted === -1 ? text : text.slice(0, quoted).trim();
+}
+
 /** Follows what the gateway's server reads, to answer what the SDK leaves unanswered. */
 export interface UnreadableRequests {
   /** Wraps the transport's message handler, once the server has connected to it. */
@@ -26,12 +46,15 @@ export interface UnreadableRequests {
 }
 
 /**
- * Answers a request the SDK could not read with -32600 (invalid request), as JSON-RPC asks. The
- * SDK's `Protocol` drops a message that matches none of its JSON-RPC shapes (a request whose
- * `params._meta` is not an object, say) and only reports it to `onerror`, so the host would wait for
- * its own timeout. It reports it synchronously, while the transport's message handler runs, so the
- * message being read then is the one dropped. The SDK's report quotes the whole message, arguments
- * included: the log keeps only what precedes the quote.
+ * Logs every message the gateway's server could not serve, and answers a request the SDK could not
+ * read with -32600 (invalid request), as JSON-RPC asks, where the id is still known:
+ * - a transport that hands on what it reads (in memory, or one of the host's own): the SDK's
+ *   `Protocol` drops a message that matches none of its JSON-RPC shapes (a request whose
+ *   `params._meta` is not an object, say) and only reports it to `onerror`, synchronously, while the
+ *   transport's message handler runs, so the message being read then is the one dropped;
+ * - stdio: the SDK's transport rejects the line itself and reports only the schema error, so the id
+ *   is lost and the line is logged, not answered;
+ * - streamable HTTP: the SDK's transport answers such a POST with 400 itself.
  */
 export function answerUnreadableRequests(log: Logger): UnreadableRequests {
   let reading: { message: JSONRPCMessage; transport: Transport } | undefined;
@@ -49,14 +72,10 @@ export function answerUnreadableRequests(log: Logger): UnreadableRequests {
       };
     },
     onerror(error) {
-      const text = errorMessage(error);
-      const quoted = text.indexOf('{');
-      log.warn(
-        { error: redactString(quoted === -1 ? text : text.slice(0, quoted).trim()) },
-        'MCP message not served',
-      );
+      log.warn({ error: redactString(summary(error)) }, 'MCP message not served');
       const dropped = reading;
-      if (!dropped || !text.startsWith(unknownMessage) || !awaitsAnswer(dropped.message)) return;
+      if (!dropped || !errorMessage(error).startsWith(unknownMessage) || !awaitsAnswer(dropped.message))
+        return;
       dropped.transport
         .send({
           jsonrpc: '2.0',
