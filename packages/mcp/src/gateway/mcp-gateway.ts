@@ -266,8 +266,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     log,
   });
 
-  // A request the SDK cannot read (a `params._meta` that is not an object, say) is dropped before any
-  // handler sees it: it is logged and answered with -32600 here, so the host does not wait it out.
+  // A message the SDK cannot read (a `params._meta` that is not an object, say) never reaches a
+  // handler: it is logged, and answered with -32600 where its id is still known (see there).
   const unreadable = answerUnreadableRequests(log);
   server.onerror = (error) => unreadable.onerror(error);
   server.oninitialized = () => watch.start();
