@@ -57,29 +57,33 @@ export interface UnreadableRequests {
  * - streamable HTTP: the SDK's transport answers such a POST with 400 itself.
  */
 export function answerUnreadableRequests(log: Logger): UnreadableRequests {
-  let reading: { message: JSONRPCMessage; transport: Transport } | undefined;
+  // The message being read and its transport: two variables, not an object per message.
+  let reading: JSONRPCMessage | undefined;
+  let readingFrom: Transport | undefined;
   return {
     follow(transport) {
       const read = transport.onmessage;
       if (!read) return;
       transport.onmessage = (message, extra) => {
-        reading = { message, transport };
+        reading = message;
+        readingFrom = transport;
         try {
           read.call(transport, message, extra);
         } finally {
           reading = undefined;
+          readingFrom = undefined;
         }
       };
     },
     onerror(error) {
       log.warn({ error: redactString(summary(error)) }, 'MCP message not served');
       const dropped = reading;
-      if (!dropped || !errorMessage(error).startsWith(unknownMessage) || !awaitsAnswer(dropped.message))
-        return;
-      dropped.transport
+      const transport = readingFrom;
+      if (!transport || !errorMessage(error).startsWith(unknownMessage) || !awaitsAnswer(dropped)) return;
+      transport
         .send({
           jsonrpc: '2.0',
-          id: dropped.message.id,
+          id: dropped.id,
           error: {
             code: ErrorCode.InvalidRequest,
             message:
