@@ -249,7 +249,7 @@ async function pipeline(context: GateContext, call: CallState): Promise<Pipeline
     call.consumed = undefined;
     return { envelope: cancelledBeforeStart(), entry, secrets };
   }
-  const envelope = await runAgent(context, call, entry, validation.value, grant);
+  const envelope = await runAgent(context, call, entry, validation.value, grant, secrets);
   // A success records nothing: no promise step for it.
   if (!envelope.ok) await writeBackStep(context, call, entry, envelope);
   return { envelope, entry, secrets };

@@ -1,7 +1,7 @@
 import type { Credentials } from '@patchbay/connector';
 import { type Envelope, failure, mayHaveTakenEffect, redactString, toEnvelope } from '@patchbay/envelope';
 import type { AgentCallContext } from './agent.js';
-import { type CallState, errorMessage, type GateContext, secretsFor } from './gate-context.js';
+import { type CallState, errorMessage, type GateContext } from './gate-context.js';
 import type { ToolEntry } from './registry.js';
 
 /** What the gate hands the agent besides the validated arguments. */
@@ -32,7 +32,8 @@ function stoppedWrite(envelope: Envelope): Envelope {
 
 /**
  * Runs the agent under the deadline and the caller's signal; a hung call is abandoned (its signal
- * aborted) and answered with `timeout`. A throw is mapped with `toEnvelope`, secrets removed.
+ * aborted) and answered with `timeout`. A throw is mapped with `toEnvelope`, with `secrets` (the
+ * grant's, as the pipeline read them) removed.
  */
 export function runAgent(
   context: GateContext,
@@ -40,6 +41,7 @@ export function runAgent(
   entry: ToolEntry,
   value: unknown,
   grant: RunGrant,
+  secrets: readonly string[],
 ): Promise<Envelope> {
   const { log } = context;
   const toolTimeoutMs = entry.tool.timeoutMs ?? context.limits.defaultTimeoutMs;
@@ -51,7 +53,6 @@ export function runAgent(
   const controller = new AbortController();
   // One controller for timeout and caller cancel (AbortSignal.any costs more per call than a listener).
   const { signal } = controller;
-  const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);
   const envelopeContext = {
     connector: entry.tool.connectorId,
     tool: call.name,

@@ -21,6 +21,7 @@ import {
   type StatusBlockSettings,
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
+import { errorMessage } from './error-message.js';
 import type { ToolListing } from './tool-listing.js';
 import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
 
@@ -72,10 +73,6 @@ export interface CallServing {
   handle(request: CallToolRequest, extra: Request): Promise<CallToolResult>;
   /** Resolves once no call is running and every answer went to the transport. */
   settled(): Promise<void>;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Creates the call server. */

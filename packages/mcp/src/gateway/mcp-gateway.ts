@@ -22,6 +22,7 @@ import {
 import type { Logger } from 'pino';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
+import { errorMessage } from './error-message.js';
 import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';
@@ -137,10 +138,6 @@ function defaultInstructions(): string {
     // Blocks that assume a fresh block every turn are left out: MCP hosts do not attach one.
     blocks: ['connector_protocol', 'capability_protocol', 'error_handling'],
   });
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function valuesOf(source: SecretSource | undefined): Iterable<string> {

@@ -19,10 +19,20 @@ class MalformedParams {
   constructor(readonly issues: readonly z.core.$ZodIssue[]) {}
 }
 
-/** "params.name: Invalid input: expected string, received number": paths and messages, never values. */
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+/**
+ * "params.name: Invalid input: expected string, received number": each issue's path under `prefix`
+ * (or "(message)" for the whole) and its message, never the value. Lenient about the issues' shape:
+ * they may come from any error an SDK reports.
+ */
+export function describeIssues(
+  issues: readonly { path?: unknown; message?: unknown }[],
+  prefix: readonly string[] = [],
+): string {
   return issues
-    .map((issue) => `${['params', ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    .map((issue) => {
+      const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
+      return `${[...prefix, ...path].join('.') || '(message)'}: ${String(issue.message)}`;
+    })
     .join('; ');
 }
 
@@ -55,7 +65,7 @@ export function serveRequest<S extends RequestSchema>(
     if (request.params instanceof MalformedParams) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Invalid ${method} request: ${describeIssues(request.params.issues)}`,
+        `Invalid ${method} request: ${describeIssues(request.params.issues, ['params'])}`,
       );
     }
     return handler(request as z.output<S>, extra);

@@ -4,6 +4,7 @@ import { redactString } from '@patchbay/envelope';
 import type { Agent } from '@patchbay/orchestrator';
 import { connectorStatusWire, type JsonValue, stableStringify } from '@patchbay/protocol';
 import type { Logger } from 'pino';
+import { errorMessage } from './error-message.js';
 
 /** URI of the resource holding the current per-turn context block. */
 export const connectorStatusResourceUri = 'patchbay://connector-status';
@@ -42,10 +43,6 @@ export interface StatusWatch {
   start(): void;
   /** Stops them all. */
   stop(): void;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { redactString } from '@patchbay/envelope';
 import type { Logger } from 'pino';
+import { errorMessage } from './error-message.js';
+import { describeIssues } from './serve-request.js';
 
 /** The start of the SDK's report of a message that matches none of its JSON-RPC shapes. */
 const unknownMessage = 'Unknown message type';
@@ -13,10 +15,6 @@ function awaitsAnswer(message: unknown): message is { method: string; id: string
   return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number');
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * What the log says of an error: a schema error's paths and messages (a message a transport could not
  * read as JSON-RPC); else the text before any quoted message, since the SDK quotes whole messages,
@@ -24,14 +22,7 @@ function errorMessage(error: unknown): string {
  */
 function summary(error: unknown): string {
   const issues = (error as { issues?: unknown } | undefined)?.issues;
-  if (Array.isArray(issues)) {
-    const described = issues.map((issue: { path?: unknown[]; message?: unknown }) => {
-      const path =
-        Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join('.') : '(message)';
-      return `${path}: ${String(issue.message)}`;
-    });
-    return `Not a JSON-RPC message MCP reads: ${described.join('; ')}`;
-  }
+  if (Array.isArray(issues)) return `Not a JSON-RPC message MCP reads: ${describeIssues(issues)}`;
   const text = errorMessage(error);
   const quoted = text.indexOf('{');
   return quoted === -1 ? text : text.slice(0, quoted).trim();
