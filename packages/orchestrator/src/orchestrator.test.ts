@@ -2,6 +2,7 @@ import { narrowState } from '@patchbay/connector';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
 import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -624,6 +625,69 @@ describe('results written back to the status source', () => {
     });
   });
 });
+
+describe('a tool that handles its own credential', () => {
+  it('lets it out nowhere: not in its answer, its error or the log', async () => {
+    // Opaque: no token shape would catch it, only the gate knowing the grant's secrets does.
+    const opaque = 'opaque-Credential-7Tq4Lm92';
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const statusSource = createTestStatusSource();
+    const orchestrator = createOrchestrator({
+      statusSource,
+      connectors: [credentialEchoConnector()],
+      logger,
+    });
+    // An agent of its own whose tools use the connector's credential: only the gate redacts for it.
+    orchestrator.register(
+      createCountingAgent({
+        id: 'own-echo',
+        tools: [
+          { name: 'own_answer', connectorId: 'echoing' },
+          { name: 'own_throw', connectorId: 'echoing' },
+        ],
+        execute: async (toolName, _args, context) => {
+          if (toolName === 'own_throw') throw new Error(`crashed with ${context.credentials?.token}`);
+          return success(`the token is ${context.credentials?.token}`);
+        },
+      }),
+    );
+    statusSource.connect(subject, { connectorId: 'echoing', credentials: { token: opaque }, scopes: [] });
+    await orchestrator.start();
+    const answers = [];
+    for (const tool of ['echoing_answer', 'echoing_throw', 'own_answer', 'own_throw']) {
+      answers.push(await orchestrator.execute(tool, { text: 'x' }, { subject }));
+    }
+    expect(answers.map((answer) => answer.ok)).toEqual([true, false, true, false]);
+    expect(lines.some((line) => line.includes('agent threw'))).toBe(true);
+    const leaks = [...answers.map((answer) => JSON.stringify(answer)), ...lines].filter((text) =>
+      text.includes(opaque),
+    );
+    expect(leaks).toEqual([]);
+  });
+});
+
+/** A connector whose tools put their own credential in their answer, and in the error they throw. */
+function credentialEchoConnector() {
+  return createFixtureConnector({
+    id: 'echoing',
+    description: 'A connector that repeats its credential.',
+    tools: [
+      {
+        name: 'echoing_answer',
+        description: 'Answers with the credential.',
+        execute: async (_input, context) => success(`the token is ${context.credentials.token}`),
+      },
+      {
+        name: 'echoing_throw',
+        description: 'Throws with the credential.',
+        execute: async (_input, context) => {
+          throw new Error(`crashed with ${context.credentials.token}`);
+        },
+      },
+    ],
+  });
+}
 
 /** A one-tool connector whose service always answers 429 without saying for how long. */
 function limitlessConnector() {
