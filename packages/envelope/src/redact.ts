@@ -143,6 +143,26 @@ function collectSecrets(secrets: Iterable<string>): Set<string> {
   return values;
 }
 
+// Short strings found free of every shape, remembered so the same text is not scanned again: the keys
+// of results (every item of a list has the same ones), tool names and envelope fields recur on every
+// call, and the one-pass scan is the dearest step of redacting them. Only text the shape scan passed
+// after the caller's own secrets were removed is kept, so nothing held here is a known credential or
+// token-shaped; short and bounded (cleared when full), so unique values only cost a slot each.
+const maxRememberedLength = 32;
+const maxRemembered = 1024;
+const shapeFree = new Set<string>();
+
+function scanShapes(text: string): boolean {
+  if (text.length <= maxRememberedLength) {
+    if (shapeFree.has(text)) return false;
+    if (anyShapeHint.test(text)) return true;
+    if (shapeFree.size >= maxRemembered) shapeFree.clear();
+    shapeFree.add(text);
+    return false;
+  }
+  return anyShapeHint.test(text);
+}
+
 function buildRedactor(values: Set<string>): Redactor {
   // Longest first, because the regex alternation takes the first alternative that matches.
   const sources = [...values]
@@ -152,7 +172,7 @@ function buildRedactor(values: Set<string>): Redactor {
   return (text: string): string => {
     if (typeof text !== 'string') return text;
     let result = secretPattern ? text.replace(secretPattern, REDACTED) : text;
-    if (!anyShapeHint.test(result)) return result;
+    if (!scanShapes(result)) return result;
     for (const pattern of tokenPatterns) result = result.replace(pattern, REDACTED);
     for (const pattern of labelledPatterns) {
       result = result.replace(

@@ -19,7 +19,8 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusSource } from '@patchbay/connector';
-import { createOrchestrator } from '@patchbay/orchestrator';
+import { createOrchestrator, fromFunction } from '@patchbay/orchestrator';
+import { z } from 'zod';
 import { createMcpAgent, createMcpGateway } from '../dist/index.js';
 
 const resultsPath = fileURLToPath(new URL('../../../bench/results/mcp-gateway.json', import.meta.url));
@@ -28,6 +29,9 @@ const rounds = 10;
 const perRound = 100;
 const repetitions = 15;
 const target = 1.2;
+const inProcessRepetitions = 5;
+const inProcessWarmup = 2000;
+const inProcessRounds = 20;
 
 const require = createRequire(import.meta.url);
 const everythingPackage = require.resolve('@modelcontextprotocol/server-everything/package.json');
@@ -188,6 +192,106 @@ const median = (values: number[]) =>
 const pooledMedian = (perRepetition: Map<string, number[]>[], name: string) =>
   median(perRepetition.flatMap((figures) => figures.get(name) ?? []));
 
+/**
+ * The gate's own cost, without child processes: an MCP host's `tools/call` of an echo tool served by
+ * a plain SDK `Server` (one hop in memory, the handler answers at once) against the same echo as a
+ * `fromFunction` tool served by the gateway (the hop, the orchestrator's gate, the envelope and its
+ * rendering). No process wakes up on a pipe, so this figure moves little between runs; it is the work
+ * the gateway adds to every call, which the two-process comparison above shows amplified.
+ */
+async function inProcessRepetition(): Promise<{
+  plain: number[];
+  gateway: number[];
+  allocated: Map<string, number[]>;
+}> {
+  const plainServer = new Server({ name: 'plain-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
+  plainServer.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } } } }],
+  }));
+  plainServer.setRequestHandler(CallToolRequestSchema, (request) => ({
+    content: [{ type: 'text', text: `Echo: ${String(request.params.arguments?.message)}` }],
+  }));
+  const plainHost = await hostOn(plainServer, 'bench-host-plain');
+
+  const orchestrator = createOrchestrator({ statusSource: emptyStatusSource });
+  orchestrator.register(
+    fromFunction({
+      name: 'echo',
+      description: 'Echoes the message.',
+      input: z.object({ message: z.string() }),
+      effect: 'read',
+      execute: async ({ message }) => `Echo: ${message}`,
+    }),
+  );
+  await orchestrator.start();
+  const gateway = createMcpGateway({
+    orchestrator,
+    connectors: [],
+    statusSource: emptyStatusSource,
+    subject: 'bench',
+    refreshIntervalMs: 0,
+  });
+  const gatewayHost = await hostOn(gateway, 'bench-host-gateway-function');
+
+  const message = 'benchmark payload';
+  const paths = [
+    { name: 'plain', call: () => plainHost.callTool({ name: 'echo', arguments: { message } }) },
+    { name: 'gateway', call: () => gatewayHost.callTool({ name: 'echo', arguments: { message } }) },
+  ];
+  const check = (await paths[1]?.call()) as { structuredContent?: { ok?: boolean } };
+  if (check.structuredContent?.ok !== true)
+    throw new Error(`gateway function path failed: ${JSON.stringify(check)}`);
+  const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  for (const path of paths) for (let index = 0; index < inProcessWarmup; index += 1) await path.call();
+  for (let round = 0; round < inProcessRounds; round += 1) {
+    for (const path of paths) {
+      const bucket = samples.get(path.name) as number[];
+      const bytes = await allocatedDuring(async () => {
+        for (let index = 0; index < perRound; index += 1) {
+          const started = performance.now();
+          await path.call();
+          bucket.push(performance.now() - started);
+        }
+      });
+      (allocated.get(path.name) as number[]).push(bytes / perRound);
+    }
+  }
+  await Promise.all([plainHost.close(), gatewayHost.close()]);
+  await gateway.close();
+  await orchestrator.stop();
+  return { plain: samples.get('plain') as number[], gateway: samples.get('gateway') as number[], allocated };
+}
+
+async function inProcessComparison() {
+  const plainP50: number[] = [];
+  const gatewayP50: number[] = [];
+  const allocatedPerRepetition: Map<string, number[]>[] = [];
+  for (let index = 0; index < inProcessRepetitions; index += 1) {
+    const { plain, gateway, allocated } = await inProcessRepetition();
+    plainP50.push(median(plain));
+    gatewayP50.push(median(gateway));
+    allocatedPerRepetition.push(allocated);
+  }
+  const microseconds = (milliseconds: number) => Math.round(milliseconds * 10_000) / 10;
+  return {
+    description:
+      'host tools/call of an echo tool, all in one process: a plain SDK Server answering itself vs the same echo as a fromFunction tool behind the Patchbay gateway',
+    repetitions: inProcessRepetitions,
+    p50_us: {
+      plain_sdk_server: microseconds(median(plainP50)),
+      patchbay_gateway: microseconds(median(gatewayP50)),
+    },
+    gateway_added_us_p50: microseconds(
+      median(gatewayP50.map((value, index) => value - (plainP50[index] as number))),
+    ),
+    allocated_bytes_per_call_median: {
+      plain_sdk_server: Math.round(pooledMedian(allocatedPerRepetition, 'plain')),
+      patchbay_gateway: Math.round(pooledMedian(allocatedPerRepetition, 'gateway')),
+    },
+  };
+}
+
 async function main() {
   // Each path talks to its own server process, and a process's round-trip time depends on where the
   // OS places it (measured here: three identical bare clients at 72–76 µs in one run, one at 32 µs in
@@ -202,6 +306,7 @@ async function main() {
     cpuPerRepetition.push(cpu);
     allocatedPerRepetition.push(allocated);
   }
+  const inProcess = await inProcessComparison();
   const names = ['bare_sdk_client', 'plain_sdk_proxy', 'patchbay_gateway'];
   const pooled = new Map(
     names.map((name) => [name, perRepetition.flatMap((samples) => samples.get(name) ?? [])]),
@@ -261,6 +366,8 @@ async function main() {
       pooledMedian(allocatedPerRepetition, 'patchbay_gateway') /
         pooledMedian(allocatedPerRepetition, 'plain_sdk_proxy'),
     ),
+    // The gateway's own work per call, measured without child processes (see inProcessComparison).
+    in_process: inProcess,
     target_ratio_p50_vs_plain_proxy: target,
     meets_target: ratio <= target,
   };

@@ -9,6 +9,7 @@ import type {
 import { secretCredentialValues } from '@patchbay/connector';
 import type { Logger } from 'pino';
 import type { CallProgress } from './agent.js';
+import type { Deadlines } from './deadlines.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import type { ToolRegistry } from './registry.js';
 
@@ -48,6 +49,8 @@ export interface GateContext {
   /** Where each connector sends credentials: a connection verified against another origin is not used. */
   readonly origins: Record<string, ConnectorOrigins>;
   readonly limits: GateLimits;
+  /** The time limits of running calls, on one timer. */
+  readonly deadlines: Deadlines;
   /** Where refusals of tampered proposals are recorded; they are logged either way. */
   readonly audit: AuditSink | undefined;
   /** The key proposals are signed with (resolved on first use). Never logged. */

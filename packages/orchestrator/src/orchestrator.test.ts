@@ -1,9 +1,10 @@
+import { getEventListeners } from 'node:events';
 import { narrowState } from '@patchbay/connector';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
 import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   acmeConnection,
@@ -498,6 +499,41 @@ describe('timeouts and cancellation', () => {
       expect(context.signal).not.toBe(caller.signal);
     }
     expect(new Set(contexts.map((context) => context.signal)).size).toBe(3);
+  });
+
+  it("leaves no listener on a caller's signal once a call is answered, timed out or cancelled", async () => {
+    // A host keeps one signal for many calls: a listener left per call would pile up on it.
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.register(createCountingAgent());
+    orchestrator.register(
+      createCountingAgent({
+        id: 'hung',
+        tools: [
+          { name: 'hang_forever', timeoutMs: 20 },
+          { name: 'hang_until_cancelled', timeoutMs: 60_000 },
+        ],
+        execute: () => new Promise(() => {}),
+      }),
+    );
+    await orchestrator.start();
+    const caller = new AbortController();
+    for (let index = 0; index < 20; index += 1) {
+      await orchestrator.execute('count_echo', { text: `${index}` }, { subject, signal: caller.signal });
+    }
+    expect(
+      await orchestrator.execute('hang_forever', { text: 'x' }, { subject, signal: caller.signal }),
+    ).toMatchObject({ error_type: 'timeout' });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    const cancelled = orchestrator.execute(
+      'hang_until_cancelled',
+      { text: 'y' },
+      { subject, signal: caller.signal },
+    );
+    // The gate listens once the call reaches the agent (after its status read).
+    await vi.waitFor(() => expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1));
+    caller.abort();
+    expect(await cancelled).toMatchObject({ error_type: 'timeout', user_message: /cancelled/ });
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('passes the caller signal to the agent and answers when the caller aborts', async () => {

@@ -20,6 +20,7 @@ import {
 import { type ApprovalPolicy, checkApprovalPolicy } from './approval-policy.js';
 import { runCall } from './call-pipeline.js';
 import { connectorAgent } from './connector-agent.js';
+import { createDeadlines } from './deadlines.js';
 import type { CallState, GateContext } from './gate-context.js';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
@@ -236,6 +237,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       proposalTtlMs: options.proposalTtlMs ?? 24 * 60 * 60_000,
       approvalTtlMs: options.approvalTtlMs ?? 15 * 60_000,
     },
+    deadlines: createDeadlines(),
     audit: options.audit,
     proposalKey: () => {
       proposalKey ??= resolveProposalKey(options, proposalStore, orchestratorLog);

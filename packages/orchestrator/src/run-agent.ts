@@ -72,11 +72,11 @@ export function runAgent(
     const settle = (envelope: Envelope) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      context.deadlines.clear(deadline);
       if (onCallerAbort) call.signal?.removeEventListener('abort', onCallerAbort);
       resolve(envelope);
     };
-    const timer = setTimeout(() => {
+    const deadline = context.deadlines.add(timeoutMs, () => {
       controller.abort(new DOMException(`${call.name} exceeded ${timeoutMs} ms`, 'TimeoutError'));
       log.warn(
         { correlation_id: call.correlationId, tool: call.name, timeout_ms: timeoutMs },
@@ -89,7 +89,7 @@ export function runAgent(
           retryable: repeatable,
         }),
       );
-    }, timeoutMs);
+    });
     if (call.signal) {
       onCallerAbort = () => {
         controller.abort(call.signal?.reason);
@@ -101,8 +101,10 @@ export function runAgent(
           }),
         );
       };
+      // No `once` option: `settle` removes the listener either way, and the option costs more per call
+      // than the removal.
       if (call.signal.aborted) onCallerAbort();
-      else call.signal.addEventListener('abort', onCallerAbort, { once: true });
+      else call.signal.addEventListener('abort', onCallerAbort);
     }
     // The agent starts here, in this tick (a synchronous throw counts as a rejection).
     const agentContext: AgentCallContext = {
