@@ -59,6 +59,24 @@ describe('redactString', () => {
     expect(redactString('x abcd1234efgh y', ['abcd', 'abcd1234efgh'])).toBe(`x ${REDACTED} y`);
   });
 
+  it('removes a given secret from text a redactor without it already passed as clean', () => {
+    // Short text found free of token shapes is remembered; the caller's own secrets still come first.
+    const secret = 'plainpass1';
+    expect(redactString(secret)).toBe(secret);
+    expect(redactString(secret)).toBe(secret);
+    expect(redactString(secret, [secret])).toBe(REDACTED);
+    expect(redactValue({ [secret]: secret }, [secret])).toEqual({ [REDACTED]: REDACTED });
+  });
+
+  it('finds short token shapes every time, among more clean strings than it remembers', () => {
+    const token = 'AKIAABCDEFGHIJKLMNOP';
+    for (let index = 0; index < 3000; index += 1) {
+      expect(redactString(`clean-${index}`)).toBe(`clean-${index}`);
+      if (index % 500 === 0) expect(redactString(token)).toBe(REDACTED);
+    }
+    expect(redactString(token)).toBe(REDACTED);
+  });
+
   it('ignores secrets too short to be told from text, and non-strings', () => {
     expect(redactString('a b c abc', ['abc', 42 as unknown as string])).toBe('a b c abc');
   });
