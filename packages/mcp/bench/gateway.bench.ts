@@ -285,6 +285,9 @@ async function inProcessComparison() {
     gateway_added_us_p50: microseconds(
       median(gatewayP50.map((value, index) => value - (plainP50[index] as number))),
     ),
+    // The same as a ratio: a slower machine stretches both paths alike, so this moves least.
+    ratio_p50_gateway_vs_plain_server:
+      Math.round(median(gatewayP50.map((value, index) => value / (plainP50[index] as number))) * 1000) / 1000,
     allocated_bytes_per_call_median: {
       plain_sdk_server: Math.round(pooledMedian(allocatedPerRepetition, 'plain')),
       patchbay_gateway: Math.round(pooledMedian(allocatedPerRepetition, 'gateway')),
