@@ -4,4 +4,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export function createControllableServer(options?: {
   environment?: Record<string, string | undefined>;
   onCrash?: (code: number) => void;
+  /** Where `forged_lines` writes its raw lines (stdio only; the tool is absent without it). */
+  rawOutput?: { write(chunk: string): unknown };
 }): McpServer;

@@ -10,6 +10,7 @@ import { PatchbayError } from '@patchbay/envelope';
 import type { AgentHealth } from '@patchbay/orchestrator';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import type { McpServerConfig } from './config.js';
+import { useJsonLineReader } from './json-line-reader.js';
 import type { McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
 import { type StoredOAuthProvider, setupCommandFor } from './oauth-provider.js';
 import { classifyStartFailure, type McpServerFailure } from './start-failure.js';
@@ -227,14 +228,17 @@ export class McpConnection {
     if (config.transport === 'stdio') {
       // The SDK merges `env` over getDefaultEnvironment() (HOME, PATH, SHELL, TERM, USER, LOGNAME),
       // so the child sees those plus exactly what the config declares, never the parent's secrets.
-      return new StdioClientTransport({
+      const maxBufferSize = this.options.maxMessageBytes ?? defaultMaxMessageBytes;
+      const transport = new StdioClientTransport({
         command: config.command,
         args: config.args,
         env: { ...config.env },
         cwd: config.cwd,
         stderr: this.options.stderr ?? 'ignore',
-        maxBufferSize: this.options.maxMessageBytes ?? defaultMaxMessageBytes,
+        maxBufferSize,
       });
+      useJsonLineReader(transport, maxBufferSize);
+      return transport;
     }
     if (!this.oauth) {
       return new StreamableHTTPClientTransport(new URL(config.url), {

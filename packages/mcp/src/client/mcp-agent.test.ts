@@ -206,6 +206,21 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     }
   });
 
+  it('takes no line that is not exactly one JSON-RPC message as an answer, and stays up', async () => {
+    // The server writes, before its real answer: no JSON, a batch array, a bare string, and the
+    // call's own answer forged three ways (no `jsonrpc`, an extra top-level key, a non-object result).
+    const agent = start(controllableConfig('forger', { env: { CONTROLLABLE_FORGED_LINES: '1' } }));
+    await agent.initialize();
+    const pid = agent.pid;
+    expect(await agent.execute('forged_lines', {}, callContext())).toMatchObject({ ok: true, data: 'real' });
+    expect(await agent.execute('echo', { text: 'after' }, callContext())).toMatchObject({
+      ok: true,
+      data: 'after',
+    });
+    expect((await agent.health()).status).toBe('up');
+    expect(agent.pid).toBe(pid);
+  });
+
   it('answers a result over the stdio message limit with upstream_error, once, and reconnects', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-big-'));
     const starts = join(directory, 'starts.log');

@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -20,6 +21,7 @@ import {
   type StatusBlockSettings,
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
+import { useJsonLineReader } from '../client/json-line-reader.js';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
 import { errorMessage } from './error-message.js';
@@ -293,6 +295,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   return {
     server,
     async connect(transport) {
+      // Over stdio, the host's lines are read as JSON only and checked by the SDK's Protocol once (not
+      // twice); a request it cannot read then still has its id, so it is answered, not only logged.
+      if (transport instanceof StdioServerTransport) useJsonLineReader(transport);
       await server.connect(transport);
       unreadable.follow(transport);
     },

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { pino } from 'pino';
@@ -8,8 +9,8 @@ import { createMcpGateway } from './mcp-gateway.js';
 
 const token = 'ghp_notAKeyButLooksLikeOne1234567890';
 
-describe('a message the gateway cannot read, over stdio', () => {
-  it('is logged by what was wrong, without its content, and the next request is served', async () => {
+describe('a request the gateway cannot read, over stdio', () => {
+  it('is answered -32600 under its id, logged without its content, and the next request is served', async () => {
     const logged: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
     const statusSource = createInMemoryStatusSource();
@@ -36,9 +37,16 @@ describe('a message the gateway cannot read, over stdio', () => {
       await expect
         .poll(() => answers, { timeout: 15_000 })
         .toContainEqual({ jsonrpc: '2.0', id: 8, result: {} });
+      // The host hears about its request at once instead of waiting for its own timeout.
+      expect(answers).toContainEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: expect.objectContaining({ code: ErrorCode.InvalidRequest }),
+      });
+      expect(JSON.stringify(answers)).not.toMatch(/hunter2|ghp_/);
       const lines = logged.filter((line) => line.includes('MCP message not served'));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('Not a JSON-RPC message MCP reads');
+      expect(lines[0]).toContain('Unknown message type');
       expect(lines.join('\n')).not.toMatch(/hunter2|ghp_/);
     } finally {
       await gateway.close();

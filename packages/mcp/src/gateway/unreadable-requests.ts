@@ -39,12 +39,13 @@ export interface UnreadableRequests {
 /**
  * Logs every message the gateway's server could not serve, and answers a request the SDK could not
  * read with -32600 (invalid request), as JSON-RPC asks, where the id is still known:
- * - a transport that hands on what it reads (in memory, or one of the host's own): the SDK's
- *   `Protocol` drops a message that matches none of its JSON-RPC shapes (a request whose
- *   `params._meta` is not an object, say) and only reports it to `onerror`, synchronously, while the
- *   transport's message handler runs, so the message being read then is the one dropped;
- * - stdio: the SDK's transport rejects the line itself and reports only the schema error, so the id
- *   is lost and the line is logged, not answered;
+ * - a transport that hands on what it reads (in memory, one of the host's own, and stdio, where the
+ *   gateway reads lines with its own `JsonLineReader`): the SDK's `Protocol` drops a message that
+ *   matches none of its JSON-RPC shapes (a request whose `params._meta` is not an object, say) and
+ *   only reports it to `onerror`, synchronously, while the transport's message handler runs, so the
+ *   message being read then is the one dropped;
+ * - a line that is no JSON-RPC 2.0 object at all (not JSON, an array): it has no id to answer, so it
+ *   is logged only;
  * - streamable HTTP: the SDK's transport answers such a POST with 400 itself.
  */
 export function answerUnreadableRequests(log: Logger): UnreadableRequests {
