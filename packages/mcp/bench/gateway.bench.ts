@@ -19,7 +19,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { StatusSource } from '@patchbay/connector';
-import { createOrchestrator, fromFunction } from '@patchbay/orchestrator';
+import { type Agent, createOrchestrator, fromFunction } from '@patchbay/orchestrator';
 import { z } from 'zod';
 import { createMcpAgent, createMcpGateway } from '../dist/index.js';
 
@@ -77,9 +77,34 @@ async function plainProxy(): Promise<{ host: Client; close(): Promise<void> }> {
   return { host, close: async () => void (await Promise.all([host.close(), upstream.close()])) };
 }
 
-async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> {
+/** The Patchbay path: a host on `createMcpGateway` over an orchestrator serving `agent`. */
+async function gatewayOver(
+  agent: Agent,
+  hostName: string,
+): Promise<{ host: Client; close(): Promise<void> }> {
   const orchestrator = createOrchestrator({ statusSource: emptyStatusSource });
-  orchestrator.register(
+  orchestrator.register(agent);
+  await orchestrator.start();
+  const gateway = createMcpGateway({
+    orchestrator,
+    connectors: [],
+    statusSource: emptyStatusSource,
+    subject: 'bench',
+    refreshIntervalMs: 0,
+  });
+  const host = await hostOn(gateway, hostName);
+  return {
+    host,
+    close: async () => {
+      await host.close();
+      await gateway.close();
+      await orchestrator.stop();
+    },
+  };
+}
+
+const gatewayPath = () =>
+  gatewayOver(
     createMcpAgent({
       name: 'everything',
       transport: 'stdio',
@@ -90,25 +115,8 @@ async function gatewayPath(): Promise<{ host: Client; close(): Promise<void> }> 
       autoStart: true,
       trust: true,
     }),
+    'bench-host-gateway',
   );
-  await orchestrator.start();
-  const gateway = createMcpGateway({
-    orchestrator,
-    connectors: [],
-    statusSource: emptyStatusSource,
-    subject: 'bench',
-    refreshIntervalMs: 0,
-  });
-  const host = await hostOn(gateway, 'bench-host-gateway');
-  return {
-    host,
-    close: async () => {
-      await host.close();
-      await gateway.close();
-      await orchestrator.stop();
-    },
-  };
-}
 
 /**
  * Bytes this process allocated while `work` ran: the used heap's growth between collections, summed
@@ -137,6 +145,39 @@ interface RepetitionResult {
   allocated: Map<string, number[]>;
 }
 
+/**
+ * Warms every path, then times `rounds` interleaved rounds of `perRound` calls each, so drift (GC, CPU
+ * frequency, other work on the box) hits every path alike: per path, every call's time, and per round
+ * the CPU time and the bytes allocated per call.
+ */
+async function measure(
+  paths: { name: string; call(): Promise<unknown> }[],
+  warmupCalls: number,
+  roundCount: number,
+): Promise<RepetitionResult> {
+  const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const cpu = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  for (const path of paths) for (let index = 0; index < warmupCalls; index += 1) await path.call();
+  for (let round = 0; round < roundCount; round += 1) {
+    for (const path of paths) {
+      const bucket = samples.get(path.name) as number[];
+      const cpuBefore = process.cpuUsage();
+      const bytes = await allocatedDuring(async () => {
+        for (let index = 0; index < perRound; index += 1) {
+          const started = performance.now();
+          await path.call();
+          bucket.push(performance.now() - started);
+        }
+      });
+      const used = process.cpuUsage(cpuBefore);
+      (cpu.get(path.name) as number[]).push((used.user + used.system) / 1000 / perRound);
+      (allocated.get(path.name) as number[]).push(bytes / perRound);
+    }
+  }
+  return { samples, cpu, allocated };
+}
+
 /** One repetition: fresh server processes for every path, interleaved rounds, the samples per path. */
 async function repetition(): Promise<RepetitionResult> {
   const bare = new Client({ name: 'bench-bare', version: '1.0.0' });
@@ -157,29 +198,9 @@ async function repetition(): Promise<RepetitionResult> {
   if (check.structuredContent?.ok !== true || !String(check.structuredContent.data).includes(message))
     throw new Error(`gateway path failed: ${JSON.stringify(check)}`);
 
-  const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
-  const cpu = new Map<string, number[]>(paths.map((path) => [path.name, []]));
-  const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
-  for (const path of paths) for (let index = 0; index < warmup; index += 1) await path.call();
-  // Interleaved rounds so drift (GC, CPU frequency, other work on the box) hits every path alike.
-  for (let round = 0; round < rounds; round += 1) {
-    for (const path of paths) {
-      const bucket = samples.get(path.name) as number[];
-      const cpuBefore = process.cpuUsage();
-      const bytes = await allocatedDuring(async () => {
-        for (let index = 0; index < perRound; index += 1) {
-          const started = performance.now();
-          await path.call();
-          bucket.push(performance.now() - started);
-        }
-      });
-      const used = process.cpuUsage(cpuBefore);
-      (cpu.get(path.name) as number[]).push((used.user + used.system) / 1000 / perRound);
-      (allocated.get(path.name) as number[]).push(bytes / perRound);
-    }
-  }
+  const measured = await measure(paths, warmup, rounds);
   await Promise.all([bare.close(), proxy.close(), gateway.close()]);
-  return { samples, cpu, allocated };
+  return measured;
 }
 
 const median = (values: number[]) =>
@@ -213,8 +234,7 @@ async function inProcessRepetition(): Promise<{
   }));
   const plainHost = await hostOn(plainServer, 'bench-host-plain');
 
-  const orchestrator = createOrchestrator({ statusSource: emptyStatusSource });
-  orchestrator.register(
+  const gateway = await gatewayOver(
     fromFunction({
       name: 'echo',
       description: 'Echoes the message.',
@@ -222,44 +242,19 @@ async function inProcessRepetition(): Promise<{
       effect: 'read',
       execute: async ({ message }) => `Echo: ${message}`,
     }),
+    'bench-host-gateway-function',
   );
-  await orchestrator.start();
-  const gateway = createMcpGateway({
-    orchestrator,
-    connectors: [],
-    statusSource: emptyStatusSource,
-    subject: 'bench',
-    refreshIntervalMs: 0,
-  });
-  const gatewayHost = await hostOn(gateway, 'bench-host-gateway-function');
 
   const message = 'benchmark payload';
   const paths = [
     { name: 'plain', call: () => plainHost.callTool({ name: 'echo', arguments: { message } }) },
-    { name: 'gateway', call: () => gatewayHost.callTool({ name: 'echo', arguments: { message } }) },
+    { name: 'gateway', call: () => gateway.host.callTool({ name: 'echo', arguments: { message } }) },
   ];
   const check = (await paths[1]?.call()) as { structuredContent?: { ok?: boolean } };
   if (check.structuredContent?.ok !== true)
     throw new Error(`gateway function path failed: ${JSON.stringify(check)}`);
-  const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
-  const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
-  for (const path of paths) for (let index = 0; index < inProcessWarmup; index += 1) await path.call();
-  for (let round = 0; round < inProcessRounds; round += 1) {
-    for (const path of paths) {
-      const bucket = samples.get(path.name) as number[];
-      const bytes = await allocatedDuring(async () => {
-        for (let index = 0; index < perRound; index += 1) {
-          const started = performance.now();
-          await path.call();
-          bucket.push(performance.now() - started);
-        }
-      });
-      (allocated.get(path.name) as number[]).push(bytes / perRound);
-    }
-  }
-  await Promise.all([plainHost.close(), gatewayHost.close()]);
-  await gateway.close();
-  await orchestrator.stop();
+  const { samples, allocated } = await measure(paths, inProcessWarmup, inProcessRounds);
+  await Promise.all([plainHost.close(), gateway.close()]);
   return { plain: samples.get('plain') as number[], gateway: samples.get('gateway') as number[], allocated };
 }
 
