@@ -15,13 +15,13 @@ import {
   toEnvelope,
 } from '@patchbay/envelope';
 import type { CallProgress, ExecuteOptions, Orchestrator } from '@patchbay/orchestrator';
+import { errorMessage } from '@patchbay/orchestrator/internal';
 import {
   connectorStatusWire,
   refreshConnectorStatusToolName,
   type StatusBlockSettings,
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
-import { errorMessage } from './error-message.js';
 import type { ToolListing } from './tool-listing.js';
 import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
 

@@ -13,6 +13,7 @@ import {
 import type { Connector, StatusSnapshot, StatusSource } from '@patchbay/connector';
 import { PatchbayError, redactString } from '@patchbay/envelope';
 import { createRedactingLogger, type Orchestrator, type SecretSource } from '@patchbay/orchestrator';
+import { errorMessage } from '@patchbay/orchestrator/internal';
 import {
   buildSystemPrompt,
   captureStatus,
@@ -24,7 +25,6 @@ import type { Logger } from 'pino';
 import { useJsonLineReader } from '../client/json-line-reader.js';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
-import { errorMessage } from './error-message.js';
 import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';

@@ -2,9 +2,9 @@ import type { Tool as McpTool, ServerNotification } from '@modelcontextprotocol/
 import { type Connector, isWatchable, type StatusSnapshot, type StatusSource } from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
 import type { Agent } from '@patchbay/orchestrator';
+import { errorMessage } from '@patchbay/orchestrator/internal';
 import { connectorStatusWire, type JsonValue, stableStringify } from '@patchbay/protocol';
 import type { Logger } from 'pino';
-import { errorMessage } from './error-message.js';
 
 /** URI of the resource holding the current per-turn context block. */
 export const connectorStatusResourceUri = 'patchbay://connector-status';
