@@ -37,13 +37,15 @@ export function createDeadlines(): Deadlines {
   const arm = (at: number) => {
     if (timer !== undefined) clearTimeout(timer);
     armedAt = at;
-    timer = setTimeout(fire, Math.min(maxDelayMs, Math.max(0, at - performance.now())));
+    // Rounded up: Node counts whole milliseconds and drops the fraction, which would end a deadline
+    // up to a millisecond before a `setTimeout` of its length.
+    timer = setTimeout(fire, Math.min(maxDelayMs, Math.max(0, Math.ceil(at - performance.now()))));
   };
 
   const fire = () => {
-    // The timer was armed for `armedAt`: that deadline, and any set within a millisecond after it
-    // (the timer's own resolution), have come.
-    const until = armedAt + 1;
+    // The timer was armed for `armedAt`: that deadline and any earlier one have come; a later one,
+    // however close, waits for its own time.
+    const until = armedAt;
     timer = undefined;
     armedAt = Number.POSITIVE_INFINITY;
     const due: Entry[] = [];
