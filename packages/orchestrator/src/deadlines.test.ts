@@ -44,6 +44,18 @@ describe('createDeadlines', () => {
     expect(expired).toEqual(['short', 'long']);
   });
 
+  it('ends a deadline of no length (NaN) at once, as setTimeout would, and an endless one at the longest timer delay', () => {
+    vi.useFakeTimers();
+    const deadlines = createDeadlines();
+    const expired: string[] = [];
+    deadlines.add(Number.NaN, () => expired.push('none'));
+    deadlines.add(Number.POSITIVE_INFINITY, () => expired.push('endless'));
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(['none']);
+    vi.advanceTimersByTime(2 ** 31 - 2);
+    expect(expired).toEqual(['none', 'endless']);
+  });
+
   it('expires on real timers too, a call after a settled one included', async () => {
     const deadlines = createDeadlines();
     const expired: number[] = [];

@@ -71,7 +71,10 @@ export function createDeadlines(): Deadlines {
 
   return {
     add(ms, expire) {
-      const entry: Entry = { at: performance.now() + ms, expire };
+      // No length (NaN) ends at once, as `setTimeout` would; a longer one than a timer takes (an endless
+      // one) ends at the longest delay, where `setTimeout` would end it after 1 ms.
+      const length = Number.isNaN(ms) ? 0 : Math.min(ms, maxDelayMs);
+      const entry: Entry = { at: performance.now() + length, expire };
       pending.add(entry);
       if (entry.at < armedAt) arm(entry.at);
       else if (pending.size === 1) timer?.ref();
