@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Protocol, RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -25,6 +25,7 @@ import type { Logger } from 'pino';
 import { useJsonLineReader } from '../client/json-line-reader.js';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
+import { readRequestsFirst } from './requests-first.js';
 import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';
@@ -298,7 +299,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       // Over stdio, the host's lines are read as JSON only and checked by the SDK's Protocol once (not
       // twice); a request it cannot read then still has its id, so it is answered, not only logged.
       if (transport instanceof StdioServerTransport) useJsonLineReader(transport);
+      const before = transport.onmessage;
       await server.connect(transport);
+      readRequestsFirst(server as unknown as Protocol<never, never, never>, transport, before);
       unreadable.follow(transport);
     },
     recheck: () => watch.recheck(),
