@@ -13,6 +13,7 @@ import type { McpServerConfig } from './config.js';
 import { useJsonLineReader } from './json-line-reader.js';
 import type { McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
 import { type StoredOAuthProvider, setupCommandFor } from './oauth-provider.js';
+import { readByShape } from './read-by-shape.js';
 import { classifyStartFailure, type McpServerFailure } from './start-failure.js';
 
 /** The MCP SDK's default stdio read limit (`STDIO_DEFAULT_MAX_BUFFER_SIZE`). */
@@ -277,7 +278,10 @@ export class McpConnection {
     let commit: () => void;
     try {
       const timeout = this.options.connectTimeoutMs ?? 15_000;
+      const before = transport.onmessage;
       await client.connect(transport, { timeout });
+      // Progress, list changes and the server's own requests are read without failed schema checks.
+      readByShape(client, transport, before);
       commit = await this.hooks.ready(client, timeout);
     } catch (error) {
       await client.close().catch(() => undefined);

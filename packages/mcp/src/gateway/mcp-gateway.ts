@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Protocol, RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -23,9 +23,9 @@ import {
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
 import { useJsonLineReader } from '../client/json-line-reader.js';
+import { readByShape } from '../client/read-by-shape.js';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
-import { readRequestsFirst } from './requests-first.js';
 import { serveRequest } from './serve-request.js';
 import { refuseCursor, registerStatusResources } from './status-resources.js';
 import { connectorStatusResourceUri, createStatusWatch } from './status-watch.js';
@@ -301,7 +301,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (transport instanceof StdioServerTransport) useJsonLineReader(transport);
       const before = transport.onmessage;
       await server.connect(transport);
-      readRequestsFirst(server as unknown as Protocol<never, never, never>, transport, before);
+      readByShape(server, transport, before);
       unreadable.follow(transport);
     },
     recheck: () => watch.recheck(),

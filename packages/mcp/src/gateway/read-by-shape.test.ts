@@ -1,11 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ErrorCode,
   JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
+  JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
   LATEST_PROTOCOL_VERSION,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -14,8 +15,10 @@ import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { callContext, childServerTimeoutMs } from '../client/controllable-fixture.js';
+import { createMcpAgent } from '../client/mcp-agent.js';
+import { type AnyProtocol, readByShape } from '../client/read-by-shape.js';
 import { createMcpGateway, type McpGateway } from './mcp-gateway.js';
-import { readRequestsFirst } from './requests-first.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -39,37 +42,89 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the gateway reads requests as requests first', () => {
-  it('checks no request of a host against the response shapes', async () => {
+/**
+ * Every message this process tries against a JSON-RPC shape other than its own: a request or a
+ * notification tried as a response, a notification tried as a request. Each is a failed zod parse,
+ * which keeps the message alive past the next young-generation collection (see read-by-shape.ts).
+ */
+function countMisreadMessages(): unknown[] {
+  const misread: unknown[] = [];
+  const watch = (
+    schema:
+      | typeof JSONRPCResultResponseSchema
+      | typeof JSONRPCErrorResponseSchema
+      | typeof JSONRPCRequestSchema,
+    wrongFor: (message: object) => boolean,
+  ) => {
+    const safeParse = schema.safeParse.bind(schema);
+    vi.spyOn(schema, 'safeParse').mockImplementation(((value: unknown, params?: never) => {
+      if (typeof value === 'object' && value !== null && wrongFor(value)) misread.push(value);
+      return safeParse(value, params);
+    }) as typeof schema.safeParse);
+  };
+  watch(JSONRPCResultResponseSchema, (message) => 'method' in message);
+  watch(JSONRPCErrorResponseSchema, (message) => 'method' in message);
+  watch(JSONRPCRequestSchema, (message) => 'method' in message && !('id' in message));
+  return misread;
+}
+
+describe('messages read by their shape', () => {
+  it('tries no request or notification of a host against another shape', async () => {
     const gateway = await echoGateway();
     const [hostTransport, gatewayTransport] = InMemoryTransport.createLinkedPair();
     await gateway.connect(gatewayTransport);
     const host = new Client({ name: 'host', version: '1.0.0' });
     await host.connect(hostTransport);
     try {
-      // A request tried as a response is a failed zod parse, which keeps the whole request alive past
-      // the next young-generation collection (see requests-first.ts): count every such attempt.
-      const requestsTriedAsResponses: unknown[] = [];
-      for (const schema of [JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]) {
-        const safeParse = schema.safeParse.bind(schema);
-        vi.spyOn(schema, 'safeParse').mockImplementation(((value: unknown, params?: never) => {
-          if (typeof value === 'object' && value !== null && 'method' in value)
-            requestsTriedAsResponses.push(value);
-          return safeParse(value, params);
-        }) as typeof schema.safeParse);
-      }
+      const misread = countMisreadMessages();
       for (let index = 0; index < 10; index += 1) {
         const result = await host.callTool({ name: 'echo', arguments: { message: `m${index}` } });
         expect(result.structuredContent).toMatchObject({ ok: true, data: `Echo: m${index}` });
       }
       await host.listTools();
       await host.ping();
-      expect(requestsTriedAsResponses).toEqual([]);
+      await host.notification({ method: 'notifications/cancelled', params: { requestId: 999 } });
+      expect(misread).toEqual([]);
     } finally {
       await host.close();
       await gateway.close();
     }
   });
+
+  it(
+    'reads an upstream server’s progress notifications as notifications',
+    async () => {
+      const agent = createMcpAgent({
+        name: 'fidelity',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../../test-servers/fidelity-server.mjs', import.meta.url))],
+        env: {},
+        timeout: childServerTimeoutMs,
+        autoStart: true,
+        trust: true,
+      });
+      try {
+        await agent.initialize();
+        const misread = countMisreadMessages();
+        const progress: number[] = [];
+        const envelope = await agent.execute(
+          'count_up',
+          {},
+          {
+            ...callContext(),
+            onProgress: (report) => void progress.push(report.progress),
+          },
+        );
+        expect(envelope).toMatchObject({ ok: true, data: 'counted' });
+        expect(progress).toEqual([1, 2, 3]);
+        expect(misread).toEqual([]);
+      } finally {
+        await agent.shutdown();
+      }
+    },
+    childServerTimeoutMs,
+  );
 
   it('answers every other message as the SDK would: notifications, responses, and what no shape fits', async () => {
     const gateway = await echoGateway();
@@ -115,21 +170,22 @@ describe('the gateway reads requests as requests first', () => {
     }
   });
 
-  it('is in place with this SDK, and leaves the SDK its own dispatch where it has no request reader', async () => {
-    // If an SDK upgrade renames `Protocol._onrequest`, every request costs two failed parses again and
-    // this says so.
-    const server = new Server({ name: 's', version: '1.0.0' }, { capabilities: {} });
-    const [, transport] = InMemoryTransport.createLinkedPair();
-    await server.connect(transport);
-    expect(readRequestsFirst(server as unknown as Protocol<never, never, never>, transport, undefined)).toBe(
-      true,
-    );
-    await server.close();
+  it('is in place with this SDK, and leaves the SDK its own dispatch where it has no readers', async () => {
+    // If an SDK upgrade renames `Protocol._onrequest` or `_onnotification`, every request costs two
+    // failed parses again and every notification three, and this says so.
+    for (const protocol of [
+      new Server({ name: 's', version: '1.0.0' }, { capabilities: {} }),
+      new Client({ name: 'c', version: '1.0.0' }),
+    ]) {
+      const [, transport] = InMemoryTransport.createLinkedPair();
+      transport.onmessage = () => undefined;
+      expect(readByShape(protocol, transport, undefined)).toBe(true);
+    }
 
     const [, bare] = InMemoryTransport.createLinkedPair();
     const dispatch = vi.fn();
     bare.onmessage = dispatch;
-    expect(readRequestsFirst({} as Protocol<never, never, never>, bare, undefined)).toBe(false);
+    expect(readByShape({} as AnyProtocol, bare, undefined)).toBe(false);
     expect(bare.onmessage).toBe(dispatch);
   });
 });
