@@ -118,12 +118,18 @@ const gatewayPath = () =>
     'bench-host-gateway',
   );
 
+/** Bytes in V8's old space now, per a heap statistics record. */
+const oldSpaceUsed = (heap: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] }) =>
+  heap.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
+
 /**
  * Bytes this process allocated while `work` ran: the used heap's growth between collections, summed
  * over every collection V8 reports to a GC profiler. Steadier than time on a busy machine, and what
- * the gateway's own work costs besides CPU.
+ * the gateway's own work costs besides CPU. Also the bytes young-generation collections promoted to
+ * the old generation: objects that outlived a collection although every call had ended, which only a
+ * full collection clears (a retention, not a cost of the call itself).
  */
-async function allocatedDuring(work: () => Promise<void>): Promise<number> {
+async function allocatedDuring(work: () => Promise<void>): Promise<{ allocated: number; promoted: number }> {
   const profiler = new GCProfiler();
   const startUsed = getHeapStatistics().used_heap_size;
   profiler.start();
@@ -131,18 +137,22 @@ async function allocatedDuring(work: () => Promise<void>): Promise<number> {
   const endUsed = getHeapStatistics().used_heap_size;
   const { statistics } = profiler.stop();
   let allocated = 0;
+  let promoted = 0;
   let afterLast = startUsed;
   for (const collection of statistics) {
     allocated += collection.beforeGC.heapStatistics.usedHeapSize - afterLast;
     afterLast = collection.afterGC.heapStatistics.usedHeapSize;
+    if (collection.gcType === 'Scavenge')
+      promoted += oldSpaceUsed(collection.afterGC) - oldSpaceUsed(collection.beforeGC);
   }
-  return allocated + endUsed - afterLast;
+  return { allocated: allocated + endUsed - afterLast, promoted };
 }
 
 interface RepetitionResult {
   samples: Map<string, number[]>;
   cpu: Map<string, number[]>;
   allocated: Map<string, number[]>;
+  promoted: Map<string, number[]>;
 }
 
 /**
@@ -158,6 +168,7 @@ async function measure(
   const samples = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   const cpu = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   const allocated = new Map<string, number[]>(paths.map((path) => [path.name, []]));
+  const promoted = new Map<string, number[]>(paths.map((path) => [path.name, []]));
   for (const path of paths) for (let index = 0; index < warmupCalls; index += 1) await path.call();
   for (let round = 0; round < roundCount; round += 1) {
     for (const path of paths) {
@@ -172,10 +183,11 @@ async function measure(
       });
       const used = process.cpuUsage(cpuBefore);
       (cpu.get(path.name) as number[]).push((used.user + used.system) / 1000 / perRound);
-      (allocated.get(path.name) as number[]).push(bytes / perRound);
+      (allocated.get(path.name) as number[]).push(bytes.allocated / perRound);
+      (promoted.get(path.name) as number[]).push(bytes.promoted / perRound);
     }
   }
-  return { samples, cpu, allocated };
+  return { samples, cpu, allocated, promoted };
 }
 
 /** One repetition: fresh server processes for every path, interleaved rounds, the samples per path. */
@@ -213,6 +225,12 @@ const median = (values: number[]) =>
 const pooledMedian = (perRepetition: Map<string, number[]>[], name: string) =>
   median(perRepetition.flatMap((figures) => figures.get(name) ?? []));
 
+/** The mean of one path's figures (per round) over every repetition: for sums such as promoted bytes. */
+const pooledMean = (perRepetition: Map<string, number[]>[], name: string) => {
+  const values = perRepetition.flatMap((figures) => figures.get(name) ?? []);
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+};
+
 /**
  * The gate's own cost, without child processes: an MCP host's `tools/call` of an echo tool served by
  * a plain SDK `Server` (one hop in memory, the handler answers at once) against the same echo as a
@@ -224,6 +242,7 @@ async function inProcessRepetition(): Promise<{
   plain: number[];
   gateway: number[];
   allocated: Map<string, number[]>;
+  promoted: Map<string, number[]>;
 }> {
   const plainServer = new Server({ name: 'plain-echo', version: '1.0.0' }, { capabilities: { tools: {} } });
   plainServer.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -253,17 +272,24 @@ async function inProcessRepetition(): Promise<{
   const check = (await paths[1]?.call()) as { structuredContent?: { ok?: boolean } };
   if (check.structuredContent?.ok !== true)
     throw new Error(`gateway function path failed: ${JSON.stringify(check)}`);
-  const { samples, allocated } = await measure(paths, inProcessWarmup, inProcessRounds);
+  const { samples, allocated, promoted } = await measure(paths, inProcessWarmup, inProcessRounds);
   await Promise.all([plainHost.close(), gateway.close()]);
-  return { plain: samples.get('plain') as number[], gateway: samples.get('gateway') as number[], allocated };
+  return {
+    plain: samples.get('plain') as number[],
+    gateway: samples.get('gateway') as number[],
+    allocated,
+    promoted,
+  };
 }
 
 async function inProcessComparison() {
   const plainP50: number[] = [];
   const gatewayP50: number[] = [];
   const allocatedPerRepetition: Map<string, number[]>[] = [];
+  const promotedPerRepetition: Map<string, number[]>[] = [];
   for (let index = 0; index < inProcessRepetitions; index += 1) {
-    const { plain, gateway, allocated } = await inProcessRepetition();
+    const { plain, gateway, allocated, promoted } = await inProcessRepetition();
+    promotedPerRepetition.push(promoted);
     plainP50.push(median(plain));
     gatewayP50.push(median(gateway));
     allocatedPerRepetition.push(allocated);
@@ -287,6 +313,10 @@ async function inProcessComparison() {
       plain_sdk_server: Math.round(pooledMedian(allocatedPerRepetition, 'plain')),
       patchbay_gateway: Math.round(pooledMedian(allocatedPerRepetition, 'gateway')),
     },
+    promoted_bytes_per_call_mean: {
+      plain_sdk_server: Math.round(pooledMean(promotedPerRepetition, 'plain')),
+      patchbay_gateway: Math.round(pooledMean(promotedPerRepetition, 'gateway')),
+    },
   };
 }
 
@@ -298,8 +328,10 @@ async function main() {
   const perRepetition: Map<string, number[]>[] = [];
   const cpuPerRepetition: Map<string, number[]>[] = [];
   const allocatedPerRepetition: Map<string, number[]>[] = [];
+  const promotedPerRepetition: Map<string, number[]>[] = [];
   for (let index = 0; index < repetitions; index += 1) {
-    const { samples, cpu, allocated } = await repetition();
+    const { samples, cpu, allocated, promoted } = await repetition();
+    promotedPerRepetition.push(promoted);
     perRepetition.push(samples);
     cpuPerRepetition.push(cpu);
     allocatedPerRepetition.push(allocated);
@@ -363,6 +395,11 @@ async function main() {
     ratio_allocated_gateway_vs_plain_proxy: round3(
       pooledMedian(allocatedPerRepetition, 'patchbay_gateway') /
         pooledMedian(allocatedPerRepetition, 'plain_sdk_proxy'),
+    ),
+    // Bytes per call that young-generation collections promoted although their call had ended
+    // (retention: a full collection clears them later), means over every round.
+    promoted_bytes_per_call_mean: Object.fromEntries(
+      names.map((name) => [name, Math.round(pooledMean(promotedPerRepetition, name))]),
     ),
     // The gateway's own work per call, measured without child processes (see inProcessComparison).
     in_process: inProcess,
