@@ -301,6 +301,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (transport instanceof StdioServerTransport) useJsonLineReader(transport);
       const before = transport.onmessage;
       await server.connect(transport);
+      // A host's requests and notifications are read without the SDK's failed schema checks first.
       readByShape(server, transport, before);
       unreadable.follow(transport);
     },
