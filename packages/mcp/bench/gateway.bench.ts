@@ -158,7 +158,7 @@ interface RepetitionResult {
 /**
  * Warms every path, then times `rounds` interleaved rounds of `perRound` calls each, so drift (GC, CPU
  * frequency, other work on the box) hits every path alike: per path, every call's time, and per round
- * the CPU time and the bytes allocated per call.
+ * the CPU time, the bytes allocated and the bytes promoted per call.
  */
 async function measure(
   paths: { name: string; call(): Promise<unknown> }[],

@@ -35,8 +35,8 @@ function shapeOf(message: unknown): 'request' | 'notification' | undefined {
  * request it read cost two failed zod parses and each notification three. A failed parse in zod 4
  * keeps the message it read in a getter object that V8 cannot collect young, so every such message,
  * with all it points to, outlived the next young-generation collection and was copied into the old
- * generation, which later full collections had to clear: the gateway bench measured 1.1 KB promoted
- * per call through a plain SDK proxy (`promoted_bytes_per_call_mean`).
+ * generation, which later full collections had to clear: the gateway bench measured 0.6–1.4 KB
+ * promoted per call through a plain SDK proxy (`promoted_bytes_per_call_mean`).
  *
  * The JSON-RPC shapes are strict objects: a request can be neither kind of response nor a
  * notification, and a notification none of the others, so checking a message first against the
