@@ -184,6 +184,13 @@ export interface Orchestrator {
   toolConflicts(): ToolConflict[];
   /** Id of the agent a tool is routed to (`connector:github`, an MCP server name, `function:<name>`). */
   ownerOf(name: string): string | undefined;
+  /**
+   * Whether a call of the tool waits for a person's approval, as the gate decides it (the approval
+   * policy, the tool's effect and hints, its agent's trust); undefined for a tool no agent serves.
+   * Lets a framework's own approval step ask the person before the call reaches the gate, which
+   * still decides and records the proposal.
+   */
+  needsApproval(name: string): boolean | undefined;
 }
 
 /** The proposal key: the option, else the store's, else a random one for this process (with a warning for a store of its own). */
@@ -299,6 +306,9 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
     },
     ownerOf(name) {
       return registry.lookup(name)?.record.agent.id;
+    },
+    needsApproval(name) {
+      return registry.lookup(name)?.needsApproval;
     },
   };
 

@@ -14,3 +14,13 @@ export {
 } from './run-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
 export type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
+export {
+  createTurnSession,
+  type SessionCallResult,
+  type SessionEvent,
+  type SessionOrchestrator,
+  type SessionTool,
+  type StepPlan,
+  type TurnSession,
+  type TurnSessionOptions,
+} from './turn-session.js';

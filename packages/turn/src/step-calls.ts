@@ -63,7 +63,7 @@ function parseArguments(input: string): CallState['arguments'] {
  * would only cost tokens) as JSON; when longer than `maxChars`, its start as text with a note of the
  * full size. The full envelope stays in the trace.
  */
-function modelOutputOf(envelope: Envelope, maxChars: number): ToolResultPart['output'] {
+export function modelOutputOf(envelope: Envelope, maxChars: number): ToolResultPart['output'] {
   const rendered = renderEnvelopeForModel(envelope);
   if (rendered.length <= maxChars) return { type: 'json', value: JSON.parse(rendered) };
   return { type: 'text', value: truncateForModel(rendered, maxChars) };

@@ -1,0 +1,487 @@
+import { randomUUID } from 'node:crypto';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
+import { type Envelope, failure, interactiveErrorTypes, success } from '@patchbay/envelope';
+import type { Orchestrator } from '@patchbay/orchestrator';
+import {
+  buildSystemPrompt,
+  type ConnectorStatusWire,
+  captureStatus,
+  connectorStatusWire,
+  refreshConnectorStatusTool,
+  renderTurnContext,
+  toLanguageModelTools,
+} from '@patchbay/protocol';
+import { decideCall } from './call-decision.js';
+import { callIdentity } from './call-identity.js';
+import { askUserReply, buildRetryGuidance, type InteractiveFailure, questionsOf } from './retry-guidance.js';
+import { modelOutputOf } from './step-calls.js';
+import { decideAfterStep } from './step-decision.js';
+import { createTurnMemory } from './turn-memory.js';
+import { resolveTurnSettings } from './turn-settings.js';
+import { type AgentView, offerTools, type ToolOffer, toolFacts, viewAgents } from './turn-tools.js';
+import type { RetryOptions, RunTurnOptions, SkipReason, TurnCall } from './turn-types.js';
+
+/** The orchestrator a session drives: the turn's, plus the approval calls a framework's approval step needs. */
+export type SessionOrchestrator = RunTurnOptions['orchestrator'] &
+  Partial<Pick<Orchestrator, 'needsApproval' | 'approveAndExecute' | 'reject'>>;
+
+/** Options of {@link createTurnSession}. */
+export interface TurnSessionOptions {
+  /** Whose connectors: the user (or workspace) id the status and every call are for. */
+  subject: string;
+  /** The gate every call goes through. */
+  orchestrator: SessionOrchestrator;
+  /** Installed connectors. */
+  connectors: RunTurnOptions['connectors'];
+  /** Where the subject's connections are read from, fresh at every step. */
+  statusSource: StatusSource;
+  /** The deployment's status-block settings, as for `runTurn`. */
+  statusBlock?: RunTurnOptions['statusBlock'];
+  /** Live credential checks during status capture. */
+  verify?: RunTurnOptions['verify'];
+  /** Clock for capture times. */
+  now?: () => Date;
+  /** Who the agent is: first section of {@link TurnSession.systemPrompt}. */
+  identity?: string;
+  /** Adds the static connector catalog to {@link TurnSession.systemPrompt}. */
+  catalog?: boolean;
+  /**
+   * Everything the user wrote in this conversation. When given, a retried call that fills a field only
+   * the user can supply with a value the user never wrote is not sent (the turn's grounding rule).
+   */
+  userText?: string;
+  /** The ask-for-input retry loop: `totalAttempts` (default 3) and `needsInput`. */
+  retry?: Pick<RetryOptions, 'totalAttempts' | 'needsInput'>;
+  /** Most tool calls run between two steps: default 16. Further calls answer `rate_limited`. */
+  maxCallsPerStep?: number;
+  /** Most characters of one tool result the model reads: default 20,000. */
+  maxResultChars?: number;
+  /** Cancels the session's calls: calls not yet sent are answered without running. */
+  signal?: AbortSignal;
+  /** Receives what the session does, as it happens (tool calls, envelopes, approvals, status). */
+  onEvent?: (event: SessionEvent) => void;
+}
+
+/** A tool as a framework registers it: name, description, JSON Schema, and whether a person approves it. */
+export interface SessionTool {
+  name: string;
+  description: string;
+  inputJsonSchema: JSONSchema7;
+  /** Whether the gate waits for a person's approval before running a call of it. */
+  needsApproval: boolean;
+}
+
+/** What one step of the framework's loop gets: fresh status, the context block, the runnable tools. */
+export interface StepPlan {
+  /** 0 for the first step. */
+  index: number;
+  /** Capture time of the status (ISO). */
+  capturedAt: string;
+  /** The per-turn context: `<current_time>` and `<connector_status>`, rendered from a fresh capture. */
+  context: string;
+  /** The `<connector_status>` object. */
+  connectorStatus: Record<string, ConnectorStatusWire>;
+  /** Names of the tools the model may call in this step, in the turn's stable order. */
+  activeTools: string[];
+  /** Their definitions, in the same order. */
+  tools: SessionTool[];
+  /**
+   * Set when the previous step's failures hand the turn to the user (attempts used up, or input
+   * only the user can give): offer no tools and reply with this. `activeTools` is then empty.
+   */
+  askUser?: { questions: string[]; reply: string };
+}
+
+/** The answer to one call: the envelope, and what the model reads as the tool result. */
+export interface SessionCallResult {
+  envelope: Envelope;
+  /** The compact, redacted envelope as JSON, with `retry_guidance` when the call can be fixed and retried. */
+  output: unknown;
+  /** Whether the call reached the gate (or, for the meta-tool, a status capture ran). */
+  sent: boolean;
+  skipped?: SkipReason;
+  /** Set when the gate answered `approval_required`: the proposal a person decides. */
+  proposalId?: string;
+}
+
+/** What a session (and a streaming turn) reports as it happens. */
+export type SessionEvent =
+  | { type: 'status'; capturedAt: string; connectorStatus: Record<string, ConnectorStatusWire>; tools: string[] }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      envelope: Envelope;
+      output: unknown;
+      sent: boolean;
+      skipped?: SkipReason;
+    }
+  | {
+      type: 'approval-requested';
+      toolCallId: string;
+      toolName: string;
+      proposalId: string;
+      input: unknown;
+      message: string;
+    }
+  | { type: 'question'; questions: string[] };
+
+/** Patchbay inside a loop someone else owns: one user turn of a framework's agent. */
+export interface TurnSession {
+  readonly turnId: string;
+  /** The static system prompt (byte-stable across turns and users): identity and the protocol blocks. */
+  readonly systemPrompt: string;
+  /**
+   * Starts a step: captures status fresh and says what the model may call now. Call it before every
+   * model call (AI SDK `prepareStep`, an Agents `isEnabled` pass, a LangGraph node).
+   */
+  prepareStep(): Promise<StepPlan>;
+  /** The plan of the current step, once {@link TurnSession.prepareStep} ran. */
+  readonly plan: StepPlan | undefined;
+  /**
+   * Runs one tool call the model made: decided by the turn's call table (not offered now, a repeat of
+   * an answered call, a write already done, a value the user never gave → answered without running),
+   * else sent through the gate. `approvedBy` says a person approved this exact call in the framework's
+   * own approval step: the gate's proposal is approved and run once in their name.
+   */
+  call(
+    toolName: string,
+    input: unknown,
+    options?: { toolCallId?: string; signal?: AbortSignal; approvedBy?: string },
+  ): Promise<SessionCallResult>;
+  /** Decides a proposal the gate made: approve (run once) or reject. */
+  decide(
+    proposalId: string,
+    decision: { approved: boolean; reason?: string; decidedBy?: string },
+  ): Promise<SessionCallResult>;
+  /** Whether the gate waits for a person before running a call of the tool. */
+  needsApproval(toolName: string): boolean;
+  /** Every tool the session could ever offer (for frameworks that register tools once, then filter per step). */
+  allTools(): Promise<SessionTool[]>;
+  /** Every call so far, with its envelope. */
+  readonly calls: readonly TurnCall[];
+}
+
+/** The turn's rules, for frameworks that own their loop: status per step, offers, the call table, the gate. */
+export function createTurnSession(options: TurnSessionOptions): TurnSession {
+  const settings = resolveTurnSettings({
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.maxCallsPerStep !== undefined ? { maxCallsPerStep: options.maxCallsPerStep } : {}),
+    ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+  } as RunTurnOptions);
+  const clock = options.now ?? (() => new Date());
+  const turnId = randomUUID();
+  const { connectors, orchestrator, subject } = options;
+  const memory = createTurnMemory();
+  const calls: TurnCall[] = [];
+  const emit = options.onEvent ?? (() => {});
+  let disabledIds: ReadonlySet<string> = new Set();
+  const source: StatusSource = {
+    async load(loaded) {
+      const state = await options.statusSource.load(loaded);
+      disabledIds = new Set(state.disabledConnectorIds);
+      return state;
+    },
+    markRateLimited: (...args) => options.statusSource.markRateLimited(...args),
+    markInvalidCredentials: (...args) => options.statusSource.markInvalidCredentials(...args),
+  };
+  let step = -1;
+  let positionInStep = 0;
+  let stepFailures: InteractiveFailure[] = [];
+  let stepUngrounded: InteractiveFailure | undefined;
+  let stepSucceeded: string[] = [];
+  let plan: StepPlan | undefined;
+  let offer: ToolOffer | undefined;
+  let snapshot: StatusSnapshot | undefined;
+  let agents: AgentView | undefined;
+
+  const systemPrompt = buildSystemPrompt({
+    identity:
+      options.identity ??
+      'You are an assistant that helps the user get work done through the services they have connected.',
+    ...(options.catalog ? { catalog: connectors } : {}),
+  });
+  const toSessionTool = (definition: { name: string; description?: string; inputSchema: JSONSchema7 }) => ({
+    name: definition.name,
+    description: definition.description ?? '',
+    inputJsonSchema: definition.inputSchema,
+    needsApproval: orchestrator.needsApproval?.(definition.name) ?? false,
+  });
+  const wire = () =>
+    connectorStatusWire(snapshot!, { ...options.statusBlock, connectors, servers: agents!.servers });
+
+  async function capture(): Promise<void> {
+    snapshot = await captureStatus({
+      connectors,
+      source,
+      subject,
+      now: clock,
+      ...(options.verify ? { verify: options.verify } : {}),
+    });
+    agents = await viewAgents(orchestrator, snapshot, disabledIds);
+    offer = offerTools(snapshot, connectors, agents, options.statusBlock?.setupUrls);
+    emit({
+      type: 'status',
+      capturedAt: snapshot!.capturedAt,
+      connectorStatus: wire(),
+      tools: offer.names,
+    });
+  }
+
+  /** The step decision over the previous step's calls: retry with guidance, hand to the user, or go on. */
+  function closeStep(): StepPlan['askUser'] {
+    if (step < 0) return undefined;
+    memory.closeSequences(stepSucceeded);
+    const decision = decideAfterStep(
+      { failures: stepFailures, ungrounded: stepUngrounded },
+      memory.attempt,
+      settings,
+    );
+    if (decision.next === 'retry') memory.openRetry(decision.failures);
+    if (decision.next !== 'ask_user') return undefined;
+    const questions = questionsOf(decision.failures);
+    emit({ type: 'question', questions });
+    return { questions, reply: askUserReply(decision.failures) };
+  }
+
+  function decorate(envelope: Envelope, toolName: string): unknown {
+    const output = modelOutputOf(envelope, settings.maxResultChars);
+    const value = output.type === 'json' || output.type === 'text' ? output.value : undefined;
+    if (envelope.ok || !interactiveErrorTypes.has(envelope.error_type) || output.type !== 'json') {
+      return value;
+    }
+    // The framework's loop adds no message between steps: the guidance travels with the result.
+    const guidance = buildRetryGuidance(
+      [{ toolName, envelope }],
+      memory.attempt + 2,
+      settings.maxAttempts + 1,
+    );
+    return { ...(value as object), retry_guidance: guidance };
+  }
+
+  async function record(
+    toolName: string,
+    toolCallId: string,
+    input: unknown,
+    answer: { envelope: Envelope; sent: boolean; skipped?: SkipReason; correlationId?: string },
+  ): Promise<SessionCallResult> {
+    const { envelope } = answer;
+    calls.push({
+      step: Math.max(step, 0),
+      attempt: memory.attempt,
+      toolCallId,
+      toolName,
+      arguments: input,
+      envelope,
+      sent: answer.sent,
+      ...(answer.skipped ? { skipped: answer.skipped } : {}),
+      ...(answer.correlationId ? { correlationId: answer.correlationId } : {}),
+    });
+    if (!envelope.ok && interactiveErrorTypes.has(envelope.error_type)) {
+      if (answer.skipped === 'ungrounded_input') stepUngrounded = { toolName, envelope };
+      else stepFailures.push({ toolName, envelope });
+    } else if (envelope.ok) stepSucceeded.push(toolName);
+    const output = decorate(envelope, toolName);
+    const proposalId = !envelope.ok && envelope.error_type === 'approval_required' ? envelope.proposal_id : undefined;
+    emit({
+      type: 'tool-result',
+      toolCallId,
+      toolName,
+      envelope,
+      output,
+      sent: answer.sent,
+      ...(answer.skipped ? { skipped: answer.skipped } : {}),
+    });
+    if (proposalId !== undefined) {
+      emit({
+        type: 'approval-requested',
+        toolCallId,
+        toolName,
+        proposalId,
+        input,
+        message: envelope.ok ? '' : envelope.user_message,
+      });
+    }
+    return {
+      envelope,
+      output,
+      sent: answer.sent,
+      ...(answer.skipped ? { skipped: answer.skipped } : {}),
+      ...(proposalId !== undefined ? { proposalId } : {}),
+    };
+  }
+
+  const session: TurnSession = {
+    turnId,
+    systemPrompt,
+    get plan() {
+      return plan;
+    },
+    get calls() {
+      return calls;
+    },
+    async prepareStep() {
+      const askUser = closeStep();
+      step += 1;
+      positionInStep = 0;
+      stepFailures = [];
+      stepUngrounded = undefined;
+      stepSucceeded = [];
+      memory.startStep();
+      await capture();
+      const definitions = offer!.tools.map(toSessionTool);
+      plan = {
+        index: step,
+        capturedAt: snapshot!.capturedAt,
+        context: renderTurnContext(snapshot!, {
+          ...options.statusBlock,
+          connectors,
+          servers: agents!.servers,
+          catalogInSystemPrompt: options.catalog === true,
+        }),
+        connectorStatus: wire(),
+        activeTools: askUser ? [] : [...offer!.names],
+        tools: askUser ? [] : definitions,
+        ...(askUser ? { askUser } : {}),
+      };
+      return plan;
+    },
+    async call(toolName, input, callOptions = {}) {
+      if (plan === undefined) await session.prepareStep();
+      const toolCallId = callOptions.toolCallId ?? `${turnId}:${calls.length}`;
+      const signal = callOptions.signal ?? options.signal;
+      emit({ type: 'tool-call', toolCallId, toolName, input });
+      const text = typeof input === 'string' ? input : JSON.stringify(input ?? {});
+      const args =
+        typeof input === 'string'
+          ? ((): { ok: true; value: unknown } | { ok: false } => {
+              try {
+                return { ok: true, value: JSON.parse(input) };
+              } catch {
+                return { ok: false };
+              }
+            })()
+          : { ok: true as const, value: input ?? {} };
+      const facts = toolFacts(toolName, connectors, orchestrator);
+      const action = decideCall(
+        {
+          toolName,
+          arguments: args,
+          identity: callIdentity(toolName, { input: text, arguments: args }, facts),
+          positionInStep: positionInStep++,
+          cancelled: signal?.aborted === true,
+          offered: offer!.names.includes(toolName) && plan!.askUser === undefined,
+          notOfferedBecause: offer!.unavailable.get(toolName),
+        },
+        memory,
+        {
+          maxCallsPerStep: settings.maxCallsPerStep,
+          requireUserGroundedInput: options.userText !== undefined && settings.requireUserGroundedInput,
+          userText: options.userText ?? '',
+        },
+      );
+      if (action.kind === 'skip') {
+        return record(toolName, toolCallId, input, {
+          envelope: action.envelope,
+          sent: false,
+          skipped: action.reason,
+        });
+      }
+      if (action.kind === 'refresh_status') {
+        await capture();
+        return record(toolName, toolCallId, input, {
+          envelope: success({ captured_at: snapshot!.capturedAt, connector_status: wire() }),
+          sent: true,
+        });
+      }
+      const correlationId = `${turnId}:${toolCallId}`;
+      let envelope = await orchestrator.execute(toolName, (args as { value: unknown }).value, {
+        subject,
+        correlationId,
+        ...(signal ? { signal } : {}),
+      });
+      // The person approved this exact call in the framework's approval step: the gate made its
+      // proposal just now, and it is approved and run once in their name (MAC-checked, single use).
+      if (
+        callOptions.approvedBy !== undefined &&
+        !envelope.ok &&
+        envelope.error_type === 'approval_required' &&
+        envelope.proposal_id !== undefined &&
+        orchestrator.approveAndExecute
+      ) {
+        envelope = await orchestrator.approveAndExecute(
+          envelope.proposal_id,
+          { decidedBy: callOptions.approvedBy },
+          { correlationId, ...(signal ? { signal } : {}) },
+        );
+      }
+      memory.recordSent(toolName, callIdentity(toolName, { input: text, arguments: args }, facts), envelope, facts.effect);
+      return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
+    },
+    async decide(proposalId, decision) {
+      const toolCallId = `${turnId}:proposal:${proposalId}`;
+      if (decision.approved) {
+        if (!orchestrator.approveAndExecute) {
+          throw new TypeError('createTurnSession: the orchestrator has no approveAndExecute');
+        }
+        let envelope: Envelope;
+        try {
+          envelope = await orchestrator.approveAndExecute(proposalId, {
+            ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
+          });
+        } catch (error) {
+          envelope = failure('conflict', {
+            userMessage: `The proposal could not be approved: ${(error as Error).message}`,
+          });
+        }
+        return record('approve', toolCallId, { proposalId }, { envelope, sent: true });
+      }
+      if (!orchestrator.reject) throw new TypeError('createTurnSession: the orchestrator has no reject');
+      await orchestrator.reject(proposalId, {
+        reason: decision.reason ?? 'Rejected by the user.',
+        ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
+      });
+      return record(
+        'reject',
+        toolCallId,
+        { proposalId },
+        {
+          envelope: failure('approval_denied', {
+            userMessage: decision.reason ?? 'The user rejected this action; it was not run.',
+          }),
+          sent: true,
+        },
+      );
+    },
+    needsApproval(toolName) {
+      return orchestrator.needsApproval?.(toolName) ?? false;
+    },
+    async allTools() {
+      const everything = new Map<string, SessionTool>();
+      const connectorTools = connectors.flatMap((connector) =>
+        connector.tools.map((tool) => ({ ...tool, connectorId: tool.connectorId ?? connector.id })),
+      );
+      for (const definition of toLanguageModelTools(connectorTools)) {
+        everything.set(definition.name, toSessionTool(definition));
+      }
+      for (const tool of orchestrator.listTools?.() ?? []) {
+        if (tool.connectorId !== undefined || everything.has(tool.name)) continue;
+        everything.set(
+          tool.name,
+          toSessionTool({
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputJsonSchema as JSONSchema7,
+          }),
+        );
+      }
+      for (const definition of toLanguageModelTools([refreshConnectorStatusTool])) {
+        everything.set(definition.name, toSessionTool(definition));
+      }
+      return [...everything.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+  };
+  return session;
+}
