@@ -1,5 +1,6 @@
 export { callModel, type ModelCallOutcome } from './model-call.js';
 export {
+  type ApprovalDecision,
   type RetryOptions,
   type RunTurnOptions,
   runTurn,
@@ -8,11 +9,22 @@ export {
   type TurnCounters,
   type TurnOutcome,
   type TurnResult,
+  type TurnResumeOptions,
   type TurnRetry,
   type TurnStep,
   type TurnTrace,
 } from './run-turn.js';
+export {
+  approvalsFromUIMessages,
+  lastUserText,
+  type StreamTurnOptions,
+  streamTurn,
+  type TurnStream,
+  type UIMessageStreamOptions,
+  uiChunksOf,
+} from './stream-turn.js';
 export { createInMemoryThreadStore } from './thread-store.js';
+export type { TurnEvent, TurnEventSink } from './turn-events.js';
 export type { ConversationMemory, TurnMemoryTrace } from './turn-memory-source.js';
 export {
   createTurnSession,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
+import { type Envelope, failure, PatchbayError, renderEnvelopeForModel, success } from '@patchbay/envelope';
 import { captureStatus, connectorStatusWire, stampMessage } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
 import { concludeTurn } from './turn-end.js';
+import type { TurnEventSink } from './turn-events.js';
 import { runSteps } from './turn-loop.js';
 import { createTurnMemory } from './turn-memory.js';
 import { readTurnMemory, recordTurnMemory, withholdTools } from './turn-memory-source.js';
@@ -51,13 +52,54 @@ async function loadHistory(options: RunTurnOptions, threadId: string): Promise<M
  * Throws a `PatchbayError` (`invalid_turn_options`) for limits out of range, before anything runs.
  */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
-  const settings = resolveTurnSettings(options);
+  return executeTurn(options, undefined);
+}
+
+/** What a turn starts from besides the user's message: decisions on earlier approvals. */
+export interface TurnResumeOptions {
+  /**
+   * Decisions a person made on proposals of earlier turns (the AI SDK UI's approval responses, see
+   * `approvalsFromUIMessages`): each is carried out through the gate before the model is called
+   * (approved → run once; rejected → not run), and what happened is this turn's user message when
+   * `message` is absent, or added to it. A proposal of another subject is refused, never decided.
+   */
+  approvals?: readonly ApprovalDecision[];
+}
+
+/** A person's decision on a proposal the gate made. */
+export interface ApprovalDecision {
+  proposalId: string;
+  approved: boolean;
+  /** Why it was rejected; shown to the model. */
+  reason?: string;
+  /** The tool call the approval was asked for, so a UI can put the result in its place. */
+  toolCallId?: string;
+  /** Who decided (recorded on the proposal). */
+  decidedBy?: string;
+}
+
+/**
+ * The turn, streamed or not: `emit` set streams the model calls (`doStream`) and reports every event
+ * as it happens; unset, the model is called with `doGenerate` and nothing is reported.
+ */
+export async function executeTurn(
+  options: Omit<RunTurnOptions, 'message'> & { message?: string } & TurnResumeOptions,
+  emit: TurnEventSink | undefined,
+): Promise<TurnResult> {
+  const settings = resolveTurnSettings(options as RunTurnOptions);
   const clock = options.now ?? (() => new Date());
   const instruments = createTurnInstruments(options.meter);
   const turnId = randomUUID();
   const { connectors, subject } = options;
   const threadId = typeof options.thread === 'string' ? options.thread : options.thread.id;
-  const history = await loadHistory(options, threadId);
+  const history = await loadHistory(options as RunTurnOptions, threadId);
+  emit?.({ type: 'turn-start', turnId, threadId });
+  const decided = await decideApprovals(options, emit);
+  const message = userMessageOf(options.message, decided);
+  if (message === undefined) {
+    throw new PatchbayError('invalid_turn_options', 'runTurn: give a message, or approvals to resume with.');
+  }
+  const turnOptions: RunTurnOptions = { ...options, message };
 
   // The subject's admin policy also covers MCP servers by name; read it from the same load as the status.
   let disabledIds: ReadonlySet<string> = new Set();
@@ -79,7 +121,16 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       ...(options.verify ? { verify: options.verify } : {}),
     });
     const agents = await viewAgents(options.orchestrator, snapshot, disabledIds);
-    return { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
+    const captured = { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
+    if (emit) {
+      emit({
+        type: 'status',
+        capturedAt: snapshot.capturedAt,
+        connectorStatus: wire(captured),
+        tools: offerTools(snapshot, connectors, captured.agents, options.statusBlock?.setupUrls).names,
+      });
+    }
+    return captured;
   };
   const wire = ({ snapshot, agents }: TurnStatus) =>
     connectorStatusWire(snapshot, { ...options.statusBlock, connectors, servers: agents.servers });
@@ -87,7 +138,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const remembered = options.memory
     ? await readTurnMemory(options.memory, subject, threadId, options.signal)
     : undefined;
-  const prompt = buildTurnPrompt(options, history, status, clock, remembered?.block);
+  const prompt = buildTurnPrompt(turnOptions, history, status, clock, remembered?.block);
   const recorder = createTurnRecorder(
     {
       turnId,
@@ -138,9 +189,21 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       ),
     stored,
     tail: [],
+    emit,
   });
 
   const conclusion = concludeTurn(ending, memory.openFailures(), settings);
+  if (emit) {
+    if (conclusion.questions.length > 0) emit({ type: 'question', questions: conclusion.questions });
+    const streamed = ending.kind === 'replied' ? ending.text : '';
+    emit({
+      type: 'reply',
+      text: conclusion.reply,
+      unstreamed: conclusion.reply.startsWith(streamed)
+        ? conclusion.reply.slice(streamed.length)
+        : conclusion.reply,
+    });
+  }
   recorder.sequencesClosed(
     ending.kind === 'stopped' ? 'stopped' : 'asked_user',
     memory.closeSequences(memory.openFailures().map((item) => item.toolName)),
@@ -158,7 +221,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       options.memory,
       threadId,
       [
-        { role: 'user', message: { role: 'user', content: options.message } },
+        { role: 'user', message: { role: 'user', content: message } },
         // Unstamped: memory records what was said, not the thread's time stamps.
         { role: 'assistant', message: { role: 'assistant', content: conclusion.reply } },
       ],
@@ -166,5 +229,103 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     );
     trace.memory = remembered.trace;
   }
+  emit?.({ type: 'turn-finish', outcome: conclusion.outcome, reply: conclusion.reply });
   return { reply: conclusion.reply, thread: { id: threadId, messages: [...history, ...stored] }, trace };
+}
+
+/** What a decision did: the proposal, its tool, and the envelope of the run or of the refusal. */
+interface DecidedApproval {
+  decision: ApprovalDecision;
+  toolName: string;
+  envelope: Envelope;
+}
+
+/**
+ * Carries out the person's decisions through the gate, one by one: approved → `approveAndExecute`
+ * (run once, MAC-checked), rejected → `reject`. Only proposals of the turn's subject are decided.
+ */
+async function decideApprovals(
+  options: Pick<RunTurnOptions, 'orchestrator' | 'subject' | 'signal'> & TurnResumeOptions,
+  emit: TurnEventSink | undefined,
+): Promise<DecidedApproval[]> {
+  const decisions = options.approvals ?? [];
+  if (decisions.length === 0) return [];
+  const { orchestrator, subject } = options;
+  if (!orchestrator.listProposals || !orchestrator.approveAndExecute || !orchestrator.reject) {
+    throw new PatchbayError(
+      'invalid_turn_options',
+      'runTurn: approvals need an orchestrator with listProposals, approveAndExecute and reject.',
+    );
+  }
+  const own = new Map(
+    (await orchestrator.listProposals({ subject, state: 'pending' })).map((proposal) => [
+      proposal.id,
+      proposal,
+    ]),
+  );
+  const decided: DecidedApproval[] = [];
+  for (const decision of decisions) {
+    const proposal = own.get(decision.proposalId);
+    let envelope: Envelope;
+    if (proposal === undefined) {
+      envelope = failure('not_found', {
+        userMessage: 'There is no pending proposal with this id for this user; nothing was run.',
+      });
+    } else if (decision.approved) {
+      try {
+        envelope = await orchestrator.approveAndExecute(
+          decision.proposalId,
+          { ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}) },
+          options.signal ? { signal: options.signal } : {},
+        );
+      } catch (error) {
+        // Already decided or run (a second tab, a replayed request): the call does not run again.
+        envelope = failure('conflict', {
+          userMessage: `This proposal can no longer be approved: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+    } else {
+      const reason = decision.reason ?? 'The user rejected this action.';
+      try {
+        await orchestrator.reject(decision.proposalId, {
+          reason,
+          ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
+        });
+        envelope = failure('approval_denied', { userMessage: `${reason} It was not run.` });
+      } catch (error) {
+        envelope = failure('conflict', {
+          userMessage: `This proposal can no longer be rejected: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+    }
+    const toolName = proposal?.tool ?? 'unknown';
+    decided.push({ decision, toolName, envelope });
+    emit?.({
+      type: 'approval-decided',
+      proposalId: decision.proposalId,
+      ...(decision.toolCallId ? { toolCallId: decision.toolCallId } : {}),
+      toolName,
+      approved: decision.approved,
+      envelope,
+      output: JSON.parse(renderEnvelopeForModel(envelope)),
+    });
+  }
+  return decided;
+}
+
+/**
+ * The user message of a turn: what the user wrote, and, when approvals were decided, a block saying
+ * what each decision did (the model reads the results there and tells the user).
+ */
+function userMessageOf(message: string | undefined, decided: readonly DecidedApproval[]): string | undefined {
+  if (decided.length === 0) return message;
+  const block = `<approval_decisions>${JSON.stringify(
+    decided.map(({ decision, toolName, envelope }) => ({
+      proposal_id: decision.proposalId,
+      tool: toolName,
+      decision: decision.approved ? 'approved' : 'rejected',
+      result: JSON.parse(renderEnvelopeForModel(envelope)),
+    })),
+  )}</approval_decisions>`;
+  return message === undefined ? block : `${message}\n${block}`;
 }

@@ -13,6 +13,7 @@ import { callIdentity } from './call-identity.js';
 import type { InteractiveFailure } from './retry-guidance.js';
 import type { StepSummary } from './step-decision.js';
 import { mediaOf, withMedia } from './tool-result-media.js';
+import type { TurnEventSink } from './turn-events.js';
 import type { TurnMemory } from './turn-memory.js';
 import { toolFacts } from './turn-tools.js';
 import type { TurnRecorder } from './turn-trace.js';
@@ -33,6 +34,8 @@ export interface StepCallsContext {
   maxResultChars: number;
   /** Captures status again (the meta-tool) and answers with what the model should now see. */
   refreshStatus(): Promise<Envelope>;
+  /** Set on a streaming turn: each call and its answer are reported as they happen. */
+  emit?: TurnEventSink | undefined;
 }
 
 /** The step's messages and what its calls left for the loop. */
@@ -95,6 +98,35 @@ async function carryOut(
   }
 }
 
+/** Reports a call's answer, and the approval a person is asked for when the gate made a proposal. */
+function reportResult(
+  emit: TurnEventSink,
+  record: TurnCall,
+  input: unknown,
+  output: ToolResultPart['output'],
+): void {
+  const { envelope, toolCallId, toolName } = record;
+  emit({
+    type: 'tool-result',
+    toolCallId,
+    toolName,
+    envelope,
+    output: output.type === 'json' || output.type === 'text' ? output.value : undefined,
+    sent: record.sent,
+    ...(record.skipped ? { skipped: record.skipped } : {}),
+  });
+  if (!envelope.ok && envelope.error_type === 'approval_required' && envelope.proposal_id !== undefined) {
+    emit({
+      type: 'approval-requested',
+      toolCallId,
+      toolName,
+      proposalId: envelope.proposal_id,
+      input,
+      message: envelope.user_message,
+    });
+  }
+}
+
 /**
  * Runs the tool calls of one model step in order: each is decided by the call decision table
  * (skipped with an answer, a status refresh, or sent through the gate), recorded, and answered
@@ -149,6 +181,8 @@ export async function runStepCalls(
       notOfferedBecause: step.unavailable?.get(call.toolName),
     };
     const action = decideCall(state, memory, context.rules);
+    const input = args.ok ? args.value : call.input;
+    context.emit?.({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input });
     const record: TurnCall = {
       step: step.index,
       attempt: memory.attempt,
@@ -175,6 +209,7 @@ export async function runStepCalls(
     };
     results.content.push(part);
     resultsForModel.content.push({ ...part, output: withMedia(part.output, mediaOf(envelope)) });
+    if (context.emit) reportResult(context.emit, record, input, part.output);
   }
   return { assistant, results, resultsForModel, succeeded, failures, ungrounded };
 }

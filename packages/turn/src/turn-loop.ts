@@ -1,10 +1,11 @@
 import type { LanguageModelV4, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
-import { callModel } from './model-call.js';
+import { callModel, type ModelPartListener } from './model-call.js';
 import { toLanguageModelPrompt } from './model-prompt.js';
 import { buildRetryGuidance, type InteractiveFailure } from './retry-guidance.js';
 import { runStepCalls, type StepCallsContext } from './step-calls.js';
 import { decideAfterStep } from './step-decision.js';
+import type { TurnEventSink } from './turn-events.js';
 import { retryTemperature, stepTemperature, type TurnSettings } from './turn-settings.js';
 import type { ToolOffer } from './turn-tools.js';
 
@@ -20,6 +21,8 @@ export interface TurnLoopContext extends StepCallsContext {
   stored: ModelMessage[];
   /** What follows `base` in the prompt: this turn's calls, results and retry guidance (not stored). */
   tail: ModelMessage[];
+  /** Set on a streaming turn: model calls go through `doStream` and their deltas are reported here. */
+  emit?: TurnEventSink | undefined;
 }
 
 /** Why the loop ended. */
@@ -42,6 +45,8 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     const offer = await context.offer();
     const temperature = stepTemperature(settings, memory.attempt, memory.retryOpen());
     const prompt = toLanguageModelPrompt([...context.base, ...context.tail]);
+    const { emit } = context;
+    emit?.({ type: 'step-start', index });
     const answer = await callModel(
       context.model,
       {
@@ -51,6 +56,7 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
         ...(temperature !== undefined ? { temperature } : {}),
       },
       { signal: context.signal, timeoutMs: settings.modelTimeoutMs },
+      emit ? forwardDeltas(emit, index) : undefined,
     );
     if (answer.kind !== 'answered') return { kind: 'stopped', outcome: answer.kind };
     const { result } = answer;
@@ -71,7 +77,10 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
       toolCalls: toolCalls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
       finishReason: result.finishReason.unified,
     });
-    if (toolCalls.length === 0) return { kind: 'replied', text };
+    if (toolCalls.length === 0) {
+      emit?.({ type: 'step-finish', index, finishReason: result.finishReason.unified });
+      return { kind: 'replied', text };
+    }
 
     const step = await runStepCalls(
       {
@@ -86,6 +95,7 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     );
     context.stored.push(step.assistant, step.results);
     context.tail.push(step.assistant, step.resultsForModel);
+    emit?.({ type: 'step-finish', index, finishReason: result.finishReason.unified });
     recorder.sequencesClosed('succeeded', memory.closeSequences(step.succeeded));
 
     const decision = decideAfterStep(step, memory.attempt, settings);
@@ -93,6 +103,29 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
     if (decision.next === 'retry') addRetry(context, decision.failures);
   }
   return { kind: 'step_limit' };
+}
+
+/**
+ * Reports a streamed model call's text and reasoning as turn events. Ids are made unique per step,
+ * since providers number their blocks per call and a turn makes several.
+ */
+function forwardDeltas(emit: TurnEventSink, index: number): ModelPartListener {
+  return (part) => {
+    switch (part.type) {
+      case 'text-start':
+      case 'text-end':
+      case 'reasoning-start':
+      case 'reasoning-end':
+        emit({ type: part.type, id: `${index}:${part.id}` });
+        break;
+      case 'text-delta':
+      case 'reasoning-delta':
+        emit({ type: part.type, id: `${index}:${part.id}`, delta: part.delta });
+        break;
+      default:
+        break;
+    }
+  };
 }
 
 /** Opens the next attempt: records it and adds the guidance the model reads before it. */

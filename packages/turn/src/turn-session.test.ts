@@ -16,7 +16,10 @@ const tracker = createFixtureConnector({
       name: 'tracker_create_issue',
       description: 'Creates an issue in a project.',
       input: z.object({
-        project: z.string().describe('Project key').meta({ question: 'Which project should the issue go in?' }),
+        project: z
+          .string()
+          .describe('Project key')
+          .meta({ question: 'Which project should the issue go in?' }),
         title: z.string().min(3).describe('Issue title'),
       }),
       effect: 'write',
@@ -76,7 +79,11 @@ describe('createTurnSession', () => {
   it('captures status fresh at every step and offers only runnable tools', async () => {
     const { statusSource, session } = await setup();
     const first = await session.prepareStep();
-    expect(first.activeTools).toEqual(['tracker_create_issue', 'tracker_delete_issue', 'refresh_connector_status']);
+    expect(first.activeTools).toEqual([
+      'tracker_create_issue',
+      'tracker_delete_issue',
+      'refresh_connector_status',
+    ]);
     expect(first.context).toContain('<connector_status captured_at="2026-11-21T15:00:00Z">');
     expect(first.connectorStatus.chat?.status).toBe('not_configured');
     statusSource.connect('ana', 'chat', { credentials: { token: 'chat-secret-1' } });

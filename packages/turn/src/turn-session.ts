@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
 import { type Envelope, failure, interactiveErrorTypes, success } from '@patchbay/envelope';
-import type { Orchestrator } from '@patchbay/orchestrator';
 import {
   buildSystemPrompt,
   type ConnectorStatusWire,
@@ -23,8 +22,7 @@ import { type AgentView, offerTools, type ToolOffer, toolFacts, viewAgents } fro
 import type { RetryOptions, RunTurnOptions, SkipReason, TurnCall } from './turn-types.js';
 
 /** The orchestrator a session drives: the turn's, plus the approval calls a framework's approval step needs. */
-export type SessionOrchestrator = RunTurnOptions['orchestrator'] &
-  Partial<Pick<Orchestrator, 'needsApproval' | 'approveAndExecute' | 'reject'>>;
+export type SessionOrchestrator = RunTurnOptions['orchestrator'];
 
 /** Options of {@link createTurnSession}. */
 export interface TurnSessionOptions {
@@ -107,7 +105,12 @@ export interface SessionCallResult {
 
 /** What a session (and a streaming turn) reports as it happens. */
 export type SessionEvent =
-  | { type: 'status'; capturedAt: string; connectorStatus: Record<string, ConnectorStatusWire>; tools: string[] }
+  | {
+      type: 'status';
+      capturedAt: string;
+      connectorStatus: Record<string, ConnectorStatusWire>;
+      tools: string[];
+    }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
   | {
       type: 'tool-result';
@@ -284,7 +287,8 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       else stepFailures.push({ toolName, envelope });
     } else if (envelope.ok) stepSucceeded.push(toolName);
     const output = decorate(envelope, toolName);
-    const proposalId = !envelope.ok && envelope.error_type === 'approval_required' ? envelope.proposal_id : undefined;
+    const proposalId =
+      !envelope.ok && envelope.error_type === 'approval_required' ? envelope.proposal_id : undefined;
     emit({
       type: 'tool-result',
       toolCallId,
@@ -417,7 +421,12 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           { correlationId, ...(signal ? { signal } : {}) },
         );
       }
-      memory.recordSent(toolName, callIdentity(toolName, { input: text, arguments: args }, facts), envelope, facts.effect);
+      memory.recordSent(
+        toolName,
+        callIdentity(toolName, { input: text, arguments: args }, facts),
+        envelope,
+        facts.effect,
+      );
       return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
     },
     async decide(proposalId, decision) {

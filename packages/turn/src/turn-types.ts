@@ -57,7 +57,19 @@ export interface RunTurnOptions {
    * block; `health` is asked about agents that do not report `observedHealth()`.
    */
   orchestrator: Pick<Orchestrator, 'execute'> &
-    Partial<Pick<Orchestrator, 'getTool' | 'listAgents' | 'listTools' | 'health'>>;
+    Partial<
+      Pick<
+        Orchestrator,
+        | 'getTool'
+        | 'listAgents'
+        | 'listTools'
+        | 'health'
+        | 'needsApproval'
+        | 'listProposals'
+        | 'approveAndExecute'
+        | 'reject'
+      >
+    >;
   /** Installed connectors: status, context, exposed tools. */
   connectors: readonly Connector[];
   /** Where the subject's connections are read from, fresh every turn. */

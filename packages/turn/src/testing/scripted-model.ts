@@ -39,6 +39,13 @@ export interface ScriptedModelOptions {
   modelId?: string;
   /** Reported as `provider`; default `patchbay.scripted`. */
   provider?: string;
+  /**
+   * `doStream` sends text in deltas of this many characters (default: the whole text in one), so a
+   * test sees a reply arrive in pieces.
+   */
+  textChunkSize?: number;
+  /** `doStream` waits this long before each part after the first (default 0): a slow model for abort tests. */
+  chunkDelayMs?: number;
 }
 
 /** A scripted `LanguageModelV4` that remembers every call it received. */
@@ -123,19 +130,29 @@ export function createScriptedModel(
       result.content.forEach((part, index) => {
         if (part.type === 'text') {
           const id = `text-${index}`;
-          parts.push(
-            { type: 'text-start', id },
-            { type: 'text-delta', id, delta: part.text },
-            { type: 'text-end', id },
-          );
+          const size = options.textChunkSize ?? Math.max(part.text.length, 1);
+          parts.push({ type: 'text-start', id });
+          for (let start = 0; start < part.text.length; start += size) {
+            parts.push({ type: 'text-delta', id, delta: part.text.slice(start, start + size) });
+          }
+          parts.push({ type: 'text-end', id });
         } else if (part.type === 'tool-call') parts.push(part);
       });
       parts.push({ type: 'finish', usage: result.usage, finishReason: result.finishReason });
+      const delay = options.chunkDelayMs ?? 0;
+      let sent = 0;
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
+          async pull(controller) {
+            if (sent > 0 && delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+            if (call.abortSignal?.aborted) {
+              controller.error(call.abortSignal.reason);
+              return;
+            }
+            const part = parts[sent];
+            sent += 1;
+            if (part === undefined) controller.close();
+            else controller.enqueue(part);
           },
         }),
       };
