@@ -143,6 +143,26 @@ describe('createTurnSession', () => {
     expect(proposals.find((proposal) => proposal.state === 'executed')?.decidedBy).toBe('ana');
   });
 
+  it('proposes a call a framework pauses on: the proposal exists, nothing runs, the approved call runs it once', async () => {
+    const { session, orchestrator } = await setup();
+    await session.prepareStep();
+    const proposed = await session.propose('tracker_delete_issue', { key: 'WEB-5' });
+    expect(proposed.proposalId).toEqual(expect.any(String));
+    expect(sent).toEqual([]);
+    const pending = await orchestrator.listProposals({ subject: 'ana', state: 'pending' });
+    expect(pending.map((proposal) => proposal.id)).toEqual([proposed.proposalId]);
+    const ran = await session.call('tracker_delete_issue', { key: 'WEB-5' }, { approvedBy: 'ana' });
+    expect(ran.envelope.ok).toBe(true);
+    expect(sent).toEqual([{ tool: 'tracker_delete_issue', input: { key: 'WEB-5' } }]);
+    const executed = await orchestrator.listProposals({ subject: 'ana', state: 'executed' });
+    expect(executed.map((proposal) => proposal.id)).toEqual([proposed.proposalId]);
+    // A write the gate does not hold for a person is not proposed.
+    expect((await session.propose('tracker_create_issue', { project: 'WEB', title: 'Broken' })).sent).toBe(
+      false,
+    );
+    expect(sent).toHaveLength(1);
+  });
+
   it('decides a pending proposal: rejected never runs, approved runs once', async () => {
     const { session } = await setup();
     await session.prepareStep();

@@ -154,6 +154,14 @@ export interface TurnSession {
     input: unknown,
     options?: { toolCallId?: string; signal?: AbortSignal; approvedBy?: string },
   ): Promise<SessionCallResult>;
+  /**
+   * Asks the gate about a call a framework is about to pause on for a person's approval: the gate makes
+   * (or finds, for the identical call) its pending proposal, and nothing runs. The answer carries the
+   * proposal id to show the person; the later `call(..., { approvedBy })` of the same call runs that
+   * proposal once. A call the gate would not ask approval for is answered as `call` would answer it,
+   * without running: `sent` is false and `envelope` says why it cannot run, or is `ok` when it could.
+   */
+  propose(toolName: string, input: unknown, options?: { toolCallId?: string }): Promise<SessionCallResult>;
   /** Decides a proposal the gate made: approve (run once) or reject. */
   decide(
     proposalId: string,
@@ -428,6 +436,32 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         facts.effect,
       );
       return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
+    },
+    async propose(toolName, input, proposeOptions = {}) {
+      if (plan === undefined) await session.prepareStep();
+      const toolCallId = proposeOptions.toolCallId ?? `${turnId}:${calls.length}`;
+      if (!offer!.names.includes(toolName) || orchestrator.needsApproval?.(toolName) !== true) {
+        // Not a call the gate holds for a person: nothing to propose; `call` will decide it.
+        return { envelope: success({ approval: 'not_required' }), output: undefined, sent: false };
+      }
+      const envelope = await orchestrator.execute(toolName, input ?? {}, {
+        subject,
+        correlationId: `${turnId}:${toolCallId}`,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (envelope.ok) {
+        // A person had approved this exact call already (the CLI, the console): it ran now, once.
+        const text = JSON.stringify(input ?? {});
+        const facts = toolFacts(toolName, connectors, orchestrator);
+        const args = { ok: true as const, value: input ?? {} };
+        memory.recordSent(
+          toolName,
+          callIdentity(toolName, { input: text, arguments: args }, facts),
+          envelope,
+          facts.effect,
+        );
+      }
+      return record(toolName, toolCallId, input, { envelope, sent: true });
     },
     async decide(proposalId, decision) {
       const toolCallId = `${turnId}:proposal:${proposalId}`;
