@@ -1,2 +1,8 @@
-/** Placeholder: filled in by the package's work. */
-export {};
+export {
+  createPatchbay,
+  type Patchbay,
+  type PatchbayOptions,
+  type PatchbaySettings,
+  type PatchbayTurn,
+  type PatchbayTurnOptions,
+} from './create-patchbay.js';

@@ -1,3 +1,4 @@
+import type { RunTurnOptions, TurnResult } from '@patchbay/turn';
 // The eval config: what a team's repository hands the harness (its connectors, its system prompt or
 // identity, its scenarios, its model) and the optional extensions a scenario key needs (a fake
 // service for `packages:`/`http:`, MCP servers for `mcp:`, memory for `memory:`, external data).
@@ -175,7 +176,17 @@ export interface EvalConfig {
   callers?: EvalCallers;
   /** External data for the `bfcl_*` file forms and `agentdojo:`. */
   data?: EvalData;
+  /**
+   * Other turn runners by name, for scenarios with `runners:`: each runs one user turn as `runTurn`
+   * does (same options, a result of the same shape) but through another loop — `streamTurn`, or a
+   * framework's own loop with a Patchbay provider package. Each such scenario runs once with
+   * `runTurn` and once per runner (`<id>@<runner>`), graded by the same checks.
+   */
+  runners?: Readonly<Record<string, TurnRunner>>;
 }
+
+/** A turn runner: `runTurn`'s contract, through another loop. */
+export type TurnRunner = (options: RunTurnOptions) => Promise<TurnResult>;
 
 /** Types a config in a `.mjs`/`.ts` file: `export default defineEvalConfig({ … })`. Returns it unchanged. */
 export function defineEvalConfig(config: EvalConfig): EvalConfig {

@@ -135,6 +135,29 @@ export function readScenarioFiles(directory, catalog) {
 }
 
 /**
+ * The copies of a scenario for each runner its `runners:` names (`all`: every runner of the config):
+ * `<id>@<runner>`, with `runner` set. A name the config has no runner for is a problem.
+ */
+function throughRunners(scenario, config, problems, file) {
+  if (!scenario.runners) return [];
+  const available = Object.keys(config.runners ?? {});
+  const names = scenario.runners === 'all' ? available : scenario.runners;
+  const unknown = names.filter((name) => !available.includes(name));
+  if (unknown.length > 0) {
+    problems.push(
+      new ScenarioProblem({
+        file,
+        line: 1,
+        column: 1,
+        message: `scenario ${scenario.id}: no runner ${unknown.join(', ')} in the config (it has: ${available.join(', ') || 'none'})`,
+      }),
+    );
+    return [];
+  }
+  return names.map((runner) => ({ ...scenario, id: `${scenario.id}@${runner}`, runner }));
+}
+
+/**
  * Every scenario of a config (its `scenarios` directory, or `directory`), in file order; `filter`
  * keeps the ids it matches. Throws a {@link ScenarioFileError} on an invalid file.
  */
@@ -142,7 +165,7 @@ export function loadScenarios(config, { filter, directory = config.scenarios } =
   const seen = new Map();
   const problems = [];
   const scenarios = readScenarioFiles(directory, catalogOf(config)).flatMap(({ file, text, document }) =>
-    expand(document, config.data ?? {}).map((scenario) => {
+    expand(document, config.data ?? {}).flatMap((scenario) => {
       if (seen.has(scenario.id)) {
         // An expanded BFCL id (bfcl-irrelevance-0) is written irrelevance_0 in its file.
         const written = [scenario.id, scenario.id.replace(/^bfcl-/, '').replaceAll('-', '_')];
@@ -157,7 +180,7 @@ export function loadScenarios(config, { filter, directory = config.scenarios } =
         );
       }
       seen.set(scenario.id, file);
-      return scenario;
+      return [scenario, ...throughRunners(scenario, config, problems, file)];
     }),
   );
   if (problems.length > 0) throw new ScenarioFileError(problems, process.cwd());

@@ -208,6 +208,13 @@ async function runTurns(scenario, model, service, config) {
     toolChoices.push(options.toolChoice ?? null);
     return playing.doGenerate(options);
   };
+  agent.doStream = (options) => {
+    temperatures.push(options.temperature ?? null);
+    toolChoices.push(options.toolChoice ?? null);
+    return playing.doStream(options);
+  };
+  // `runners:` copies run the same turn through another loop (streamTurn, a framework's own).
+  const runTurnOf = scenario.runner ? config.runners[scenario.runner] : runTurn;
   const turns = [];
   let thread;
   try {
@@ -251,7 +258,7 @@ async function runTurns(scenario, model, service, config) {
               host,
             }),
           })
-        : runTurn;
+        : runTurnOf;
       const result = await play({
         model: agent,
         thread,

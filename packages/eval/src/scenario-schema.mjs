@@ -363,6 +363,13 @@ export const scenarioSchema = z.strictObject({
     'map of server name → MCP server',
     'MCP servers the config’s `mcp` registers in the orchestrator (in the Patchbay repository: the controllable test server of @patchbay/mcp, a child process over stdio); their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
   ),
+  runners: documented(
+    z
+      .union([z.literal('all'), z.array(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a runner name, e.g. ai-sdk'))])
+      .optional(),
+    '`all`, or a list of runner names',
+    'Also run the scenario through other turn runners of the config’s `runners` (`all`: every one): once per runner, as `<id>@<runner>`, graded by the same checks. In the Patchbay repository: `stream-turn` (streamTurn), `ai-sdk`, `openai-agents` and `langchain` (each framework’s own loop with its Patchbay package, driven by the same model).',
+  ),
   turn_options: documented(
     z
       .strictObject({

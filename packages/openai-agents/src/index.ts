@@ -1,2 +1,7 @@
-/** Placeholder: filled in by the package's work. */
-export {};
+export { aiSdkModel } from './ai-sdk-model.js';
+export type { LanguageModelV4 } from './language-model.js';
+export {
+  createPatchbayAgentTools,
+  type PatchbayAgentTools,
+  type PatchbayAgentToolsOptions,
+} from './patchbay-agent-tools.js';

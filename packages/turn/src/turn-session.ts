@@ -44,6 +44,8 @@ export interface TurnSessionOptions {
   identity?: string;
   /** Adds the static connector catalog to {@link TurnSession.systemPrompt}. */
   catalog?: boolean;
+  /** A complete static system prompt instead of the one built from `identity` (as `runTurn`'s). */
+  systemPrompt?: string;
   /**
    * Everything the user wrote in this conversation. When given, a retried call that fills a field only
    * the user can supply with a value the user never wrote is not sent (the turn's grounding rule).
@@ -208,12 +210,14 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   let snapshot: StatusSnapshot | undefined;
   let agents: AgentView | undefined;
 
-  const systemPrompt = buildSystemPrompt({
-    identity:
-      options.identity ??
-      'You are an assistant that helps the user get work done through the services they have connected.',
-    ...(options.catalog ? { catalog: connectors } : {}),
-  });
+  const systemPrompt =
+    options.systemPrompt ??
+    buildSystemPrompt({
+      identity:
+        options.identity ??
+        'You are an assistant that helps the user get work done through the services they have connected.',
+      ...(options.catalog ? { catalog: connectors } : {}),
+    });
   const toSessionTool = (definition: { name: string; description?: string; inputSchema: JSONSchema7 }) => ({
     name: definition.name,
     description: definition.description ?? '',
