@@ -18,6 +18,7 @@ import {
 import { packageConnectors } from './connectors/package-connectors.mjs';
 import { serviceResponseNames } from './connectors/service-responses.mjs';
 import { withServiceServer } from './connectors/service-server.mjs';
+import { streamTurnRunner } from './runners/turn-runners.mjs';
 
 const here = import.meta.dirname;
 
@@ -58,6 +59,8 @@ export default defineEvalConfig({
   // The gate callers (23-gate-callers, 26-mcp-host): an app function that requires GitHub, and the
   // MCP gateway `patchbay mcp` serves.
   callers: { agents: ({ log }) => [digestFunction(log)], gateway: (options) => createMcpGateway(options) },
+  // `runners:` scenarios also run through these loops, graded by the same checks.
+  runners: { 'stream-turn': streamTurnRunner },
   data: {
     bfcl: (file) =>
       existsSync(bfclFile(file))

@@ -280,6 +280,7 @@ export function evalConfigProblems(config: unknown): string[] {
     'memory',
     'callers',
     'data',
+    'runners',
   ]);
   for (const key of Object.keys(config)) if (!known.has(key)) problems.push(`${key}: unknown key`);
   const { connectors } = config;
@@ -320,6 +321,14 @@ export function evalConfigProblems(config: unknown): string[] {
     mcp: ['tools', 'register'],
     memory: ['tools', 'create'],
   };
+  if (config.runners !== undefined) {
+    if (!isRecord(config.runners)) problems.push('runners: must be a map of name → turn runner function');
+    else
+      for (const [name, runner] of Object.entries(config.runners)) {
+        if (typeof runner !== 'function') problems.push(`runners.${name}: must be a function (runTurn's contract)`);
+        if (!/^[a-z][a-z0-9-]*$/.test(name)) problems.push(`runners.${name}: a name of lower-case letters, digits and -`);
+      }
+  }
   if (config.callers !== undefined) {
     if (!isRecord(config.callers)) problems.push('callers: must be an object with agents and/or gateway');
     else
