@@ -1,0 +1,172 @@
+// A framework's own loop as a turn runner: `runTurn`'s contract (its options in, a TurnResult out)
+// over a provider package's `runPatchbayTurn` (`@patchbay/<package>/testing`), so the same scenarios
+// and checks grade it. What the checks read of a turn comes from what really happened:
+// - the steps (prompts, offered tools, text, tool calls) from a recorder around the model: exactly
+//   what the framework sent to `doGenerate` / `doStream` and what came back;
+// - the calls and envelopes from the Patchbay session (every one passed the gate or was answered
+//   without running);
+// - the status the model saw from the session's first plan.
+// The thread is the user's messages and the replies (a framework keeps its own message list; the
+// eval's thread store carries the conversation from turn to turn as text, which each runner hands
+// its framework as history).
+import { randomUUID } from 'node:crypto';
+
+/** Text of a stored message (a string, or text parts). */
+function textOf(message) {
+  if (typeof message.content === 'string') return message.content;
+  return (message.content ?? [])
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
+}
+
+/** A model that records every call it gets and what it answered, for the trace's steps. */
+function recording(model, steps) {
+  const recorder = Object.create(model);
+  const record = (call, content, finishReason) => {
+    const text = content
+      .filter((part) => part.type === 'text')
+      .map((part) => part.text)
+      .join('');
+    steps.push({
+      index: steps.length,
+      attempt: 0,
+      temperature: call.temperature,
+      exposedTools: (call.tools ?? []).map((tool) => tool.name),
+      prompt: call.prompt,
+      text,
+      toolCalls: content
+        .filter((part) => part.type === 'tool-call')
+        .map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
+      finishReason: finishReason?.unified ?? 'other',
+    });
+  };
+  recorder.doGenerate = async (call) => {
+    const result = await model.doGenerate(call);
+    record(call, result.content, result.finishReason);
+    return result;
+  };
+  recorder.doStream = async (call) => {
+    const result = await model.doStream(call);
+    const content = [];
+    let finishReason;
+    const texts = new Map();
+    const [mine, theirs] = result.stream.tee();
+    // Read beside the framework: the recorded step is what the framework itself received.
+    void (async () => {
+      for await (const part of mine) {
+        if (part.type === 'text-delta') {
+          if (!texts.has(part.id)) {
+            texts.set(part.id, { type: 'text', text: '' });
+            content.push(texts.get(part.id));
+          }
+          texts.get(part.id).text += part.delta;
+        } else if (part.type === 'tool-call') content.push(part);
+        else if (part.type === 'finish') finishReason = part.finishReason;
+      }
+      record(call, content, finishReason);
+    })();
+    return { ...result, stream: theirs };
+  };
+  return recorder;
+}
+
+/**
+ * The reply a chat app shows when the framework stopped for a person's approval: the framework
+ * itself writes nothing then (its UI shows the request), so the runner says what the UI would.
+ * Stand-in for the UI, named as such in the eval README.
+ */
+function approvalNotice(calls, pending) {
+  const lines = pending.map(({ toolName }) => {
+    const proposed = calls.findLast(
+      (call) => call.toolName === toolName && call.envelope?.error_type === 'approval_required',
+    );
+    const id = proposed?.envelope.proposal_id;
+    return `Waiting for your approval to run ${toolName}${id ? ` (proposal ${id})` : ''}.`;
+  });
+  return lines.join('\n');
+}
+
+/**
+ * The questions of `needs_input` answers no later call of the same tool got past: what the turn
+ * leaves the user to answer (runTurn's `questions`).
+ */
+function openQuestions(calls) {
+  const last = new Map();
+  for (const call of calls) last.set(call.toolName, call);
+  const questions = [];
+  for (const call of last.values()) {
+    if (call.envelope.ok || call.envelope.error_type !== 'needs_input') continue;
+    for (const field of call.envelope.missing ?? []) {
+      if (!questions.includes(field.question)) questions.push(field.question);
+    }
+  }
+  return questions;
+}
+
+/** Makes a turn runner of a package's `runPatchbayTurn`. */
+export function frameworkRunner(runPatchbayTurn) {
+  return async (options) => {
+    const threadId = typeof options.thread === 'string' ? options.thread : options.thread.id;
+    const stored =
+      typeof options.thread === 'string'
+        ? ((await options.threadStore?.load(threadId))?.messages ?? [])
+        : options.thread.messages;
+    const history = stored
+      .filter((message) => message.role === 'user' || message.role === 'assistant')
+      .map((message) => ({ role: message.role, content: textOf(message) }));
+    const steps = [];
+    const run = await runPatchbayTurn({
+      model: recording(options.model, steps),
+      message: options.message,
+      history,
+      subject: options.subject,
+      orchestrator: options.orchestrator,
+      connectors: options.connectors,
+      statusSource: options.statusSource,
+      ...(options.statusBlock ? { statusBlock: options.statusBlock } : {}),
+      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      maxSteps: options.maxSteps ?? 8,
+    });
+    // A stream recorder finishes reading just after the framework: let it land.
+    await new Promise((resolve) => setImmediate(resolve));
+    const first = run.steps[0];
+    const asked = run.steps.find((plan) => plan.askUser)?.askUser;
+    const notice = approvalNotice(run.calls, run.pendingApprovals);
+    const reply = [run.reply, notice].filter(Boolean).join('\n') || asked?.reply || '';
+    const calls = run.calls;
+    const questions = asked?.questions ?? openQuestions(calls);
+    const interactive = calls.filter(
+      (call) => !call.envelope.ok && ['needs_input', 'invalid_arguments'].includes(call.envelope.error_type),
+    ).length;
+    const trace = {
+      turnId: randomUUID(),
+      subject: options.subject,
+      threadId,
+      capturedAt: first?.capturedAt ?? new Date().toISOString(),
+      connectorStatus: first?.connectorStatus ?? {},
+      exposedTools: first?.activeTools ?? [],
+      steps,
+      calls,
+      retries: [],
+      outcome: options.signal?.aborted ? 'aborted' : asked || questions.length > 0 ? 'asked_user' : 'replied',
+      questions,
+      counters: {
+        toolResults: calls.length,
+        interactiveErrors: interactive,
+        interactiveErrorRate: calls.length === 0 ? 0 : interactive / calls.length,
+        retrySequences: 0,
+        retrySuccesses: 0,
+        retrySuccessRate: undefined,
+        notOffered: calls.filter((call) => call.skipped === 'not_offered').length,
+      },
+    };
+    const turnMessages = [
+      { role: 'user', content: options.message },
+      { role: 'assistant', content: reply },
+    ];
+    await options.threadStore?.append(threadId, turnMessages);
+    return { reply, thread: { id: threadId, messages: [...stored, ...turnMessages] }, trace };
+  };
+}
