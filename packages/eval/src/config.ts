@@ -1,4 +1,3 @@
-import type { RunTurnOptions, TurnResult } from '@patchbay/turn';
 // The eval config: what a team's repository hands the harness (its connectors, its system prompt or
 // identity, its scenarios, its model) and the optional extensions a scenario key needs (a fake
 // service for `packages:`/`http:`, MCP servers for `mcp:`, memory for `memory:`, external data).
@@ -8,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Connector, StatusSource } from '@patchbay/connector';
 import type { Agent, Orchestrator } from '@patchbay/orchestrator';
+import type { RunTurnOptions, TurnResult } from '@patchbay/turn';
 import { credentialsFor, minSecretLength } from './credentials.mjs';
 
 /** A tool's code ran with this input (the record the side-effect checks read). */
@@ -325,8 +325,10 @@ export function evalConfigProblems(config: unknown): string[] {
     if (!isRecord(config.runners)) problems.push('runners: must be a map of name → turn runner function');
     else
       for (const [name, runner] of Object.entries(config.runners)) {
-        if (typeof runner !== 'function') problems.push(`runners.${name}: must be a function (runTurn's contract)`);
-        if (!/^[a-z][a-z0-9-]*$/.test(name)) problems.push(`runners.${name}: a name of lower-case letters, digits and -`);
+        if (typeof runner !== 'function')
+          problems.push(`runners.${name}: must be a function (runTurn's contract)`);
+        if (!/^[a-z][a-z0-9-]*$/.test(name))
+          problems.push(`runners.${name}: a name of lower-case letters, digits and -`);
       }
   }
   if (config.callers !== undefined) {
