@@ -18,6 +18,8 @@ import {
 import { packageConnectors } from './connectors/package-connectors.mjs';
 import { serviceResponseNames } from './connectors/service-responses.mjs';
 import { withServiceServer } from './connectors/service-server.mjs';
+import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
+import { frameworkRunner } from './runners/framework-runner.mjs';
 import { streamTurnRunner } from './runners/turn-runners.mjs';
 
 const here = import.meta.dirname;
@@ -60,7 +62,10 @@ export default defineEvalConfig({
   // MCP gateway `patchbay mcp` serves.
   callers: { agents: ({ log }) => [digestFunction(log)], gateway: (options) => createMcpGateway(options) },
   // `runners:` scenarios also run through these loops, graded by the same checks.
-  runners: { 'stream-turn': streamTurnRunner },
+  runners: {
+    'stream-turn': streamTurnRunner,
+    'openai-agents': frameworkRunner(openAiAgentsTurn),
+  },
   data: {
     bfcl: (file) =>
       existsSync(bfclFile(file))

@@ -146,7 +146,8 @@ describe('createPatchbayAgentTools in a real Agents run', () => {
       ok: false,
       error_type: 'approval_denied',
     });
-    expect(await orchestrator.listProposals({ subject: 'ana' })).toEqual([]);
+    // The gate's proposal was made when the run paused, and the person's no rejected it.
+    expect(await orchestrator.listProposals({ subject: 'ana' })).toMatchObject([{ state: 'rejected' }]);
   });
 
   it('works in a streamed run: one execution, the final text, fresh status per call', async () => {

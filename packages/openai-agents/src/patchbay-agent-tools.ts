@@ -71,6 +71,8 @@ export async function createPatchbayAgentTools(
   };
 
   const callArguments = new Map<string, unknown>();
+  /** The gate's proposal for each call the run paused on, by call id. */
+  const proposals = new Map<string, string>();
   const remember = (output: readonly AgentOutputItem[]) => {
     for (const item of output) {
       if (item.type === 'function_call') callArguments.set(item.callId, parseArguments(item.arguments));
@@ -86,7 +88,17 @@ export async function createPatchbayAgentTools(
       description: definition.description,
       parameters: definition.inputJsonSchema as never,
       strict: false,
-      needsApproval: async () => session.needsApproval(definition.name),
+      // Asked before the run pauses: the gate makes its proposal now, so the person decides a real,
+      // listed proposal (the CLI and the console show it too) and the approved call runs that one.
+      needsApproval: async (_runContext, input, callId) => {
+        if (!session.needsApproval(definition.name)) return false;
+        const proposed = await session.propose(definition.name, input, {
+          ...(callId !== undefined ? { toolCallId: callId } : {}),
+        });
+        if (callId !== undefined && proposed.proposalId !== undefined)
+          proposals.set(callId, proposed.proposalId);
+        return true;
+      },
       isEnabled: async () => (await stepPlan()).activeTools.includes(definition.name),
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
@@ -109,6 +121,13 @@ export async function createPatchbayAgentTools(
 
   const toolErrorFormatter: ToolErrorFormatter = async (args) => {
     if (args.kind === 'approval_rejected') {
+      // The person said no in the run's own approval step: the gate's proposal is rejected too,
+      // so it cannot be approved later from anywhere else.
+      const proposalId = proposals.get(args.callId);
+      if (proposalId !== undefined) {
+        proposals.delete(args.callId);
+        await session.decide(proposalId, { approved: false, decidedBy: approver }).catch(() => undefined);
+      }
       return JSON.stringify(
         failure('approval_denied', { userMessage: 'The user rejected this action; it was not run.' }),
       );

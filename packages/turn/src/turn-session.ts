@@ -468,7 +468,10 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       return record(toolName, toolCallId, input, { envelope, sent: true });
     },
     async decide(proposalId, decision) {
-      const toolCallId = `${turnId}:proposal:${proposalId}`;
+      // Recorded under the call that made the proposal, so the trace reads as that call's outcome.
+      const proposing = calls.find((call) => !call.envelope.ok && call.envelope.proposal_id === proposalId);
+      const toolName = proposing?.toolName ?? 'proposal';
+      const toolCallId = proposing?.toolCallId ?? `${turnId}:proposal:${proposalId}`;
       if (decision.approved) {
         if (!orchestrator.approveAndExecute) {
           throw new TypeError('createTurnSession: the orchestrator has no approveAndExecute');
@@ -483,24 +486,19 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
             userMessage: `The proposal could not be approved: ${(error as Error).message}`,
           });
         }
-        return record('approve', toolCallId, { proposalId }, { envelope, sent: true });
+        return record(toolName, toolCallId, proposing?.arguments ?? { proposalId }, { envelope, sent: true });
       }
       if (!orchestrator.reject) throw new TypeError('createTurnSession: the orchestrator has no reject');
       await orchestrator.reject(proposalId, {
         reason: decision.reason ?? 'Rejected by the user.',
         ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
       });
-      return record(
-        'reject',
-        toolCallId,
-        { proposalId },
-        {
-          envelope: failure('approval_denied', {
-            userMessage: decision.reason ?? 'The user rejected this action; it was not run.',
-          }),
-          sent: true,
-        },
-      );
+      return record(toolName, toolCallId, proposing?.arguments ?? { proposalId }, {
+        envelope: failure('approval_denied', {
+          userMessage: decision.reason ?? 'The user rejected this action; it was not run.',
+        }),
+        sent: true,
+      });
     },
     needsApproval(toolName) {
       return orchestrator.needsApproval?.(toolName) ?? false;

@@ -61,7 +61,11 @@ describe('runPatchbayTurn: one user turn through the Agents loop', () => {
     expect(asked).toEqual([{ toolName: 'tracker_delete_issue', input: { key: 'WEB-9' } }]);
     expect(run.reply).toBe('Deleted WEB-9.');
     expect(executed).toEqual([{ tool: 'tracker_delete_issue', input: { key: 'WEB-9' } }]);
-    expect(run.calls.filter((call) => call.sent)).toHaveLength(1);
+    // The proposal made at the pause, then the approved call that ran it.
+    expect(run.calls.map((call) => (call.envelope.ok ? 'ok' : call.envelope.error_type))).toEqual([
+      'approval_required',
+      'ok',
+    ]);
     expect(await gate.orchestrator.listProposals({ subject: 'ana' })).toMatchObject([{ state: 'executed' }]);
   });
 
@@ -75,7 +79,11 @@ describe('runPatchbayTurn: one user turn through the Agents loop', () => {
 
     expect(run.reply).toBe('Left WEB-9 alone.');
     expect(executed).toEqual([]);
-    expect(run.calls).toEqual([]);
+    expect(run.calls.map((call) => (call.envelope.ok ? 'ok' : call.envelope.error_type))).toEqual([
+      'approval_required',
+      'approval_denied',
+    ]);
+    expect(await gate.orchestrator.listProposals({ subject: 'ana' })).toMatchObject([{ state: 'rejected' }]);
     const toolResult = model.prompts[1]!.at(-1) as { content: { output: { value: string } }[] };
     expect(JSON.parse(toolResult.content[0]!.output.value)).toMatchObject({ error_type: 'approval_denied' });
   });

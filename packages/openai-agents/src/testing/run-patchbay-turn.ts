@@ -1,4 +1,4 @@
-import { Agent, MaxTurnsExceededError, Runner } from '@openai/agents';
+import { Agent, assistant, MaxTurnsExceededError, Runner, user } from '@openai/agents';
 import type { SessionOrchestrator, StepPlan, TurnCall, TurnSessionOptions } from '@patchbay/turn';
 import { aiSdkModel } from '../ai-sdk-model.js';
 import type { LanguageModelV4 } from '../language-model.js';
@@ -34,6 +34,10 @@ export interface RunPatchbayTurnOptions {
   statusBlock?: TurnSessionOptions['statusBlock'];
   /** Who the agent is: first section of the system prompt. */
   identity?: string;
+  /** A complete static system prompt instead of the one built from `identity`. */
+  systemPrompt?: string;
+  /** Earlier messages of the conversation, as text. */
+  history?: readonly { role: 'user' | 'assistant'; content: string }[];
   /** The person: called at the framework's approval step; true approves, false rejects. Absent: the run stops pending. */
   approve?: (request: { toolName: string; input: unknown }) => boolean | Promise<boolean>;
   /** Most model calls of the turn (the run's `maxTurns`): default 8. */
@@ -55,7 +59,14 @@ export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<
     userText: options.message,
     ...(options.statusBlock ? { statusBlock: options.statusBlock } : {}),
     ...(options.identity !== undefined ? { identity: options.identity } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
   });
+  const input = [
+    ...(options.history ?? []).map((message) =>
+      message.role === 'user' ? user(message.content) : assistant(message.content),
+    ),
+    user(options.message),
+  ];
   const agent = new Agent({
     name: 'patchbay',
     instructions: patchbay.instructions,
@@ -68,7 +79,7 @@ export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<
   const pendingApprovals: PatchbayTurnRun['pendingApprovals'] = [];
   let reply = '';
   try {
-    let result = await runner.run(agent, options.message, runOptions);
+    let result = await runner.run(agent, input, runOptions);
     while ((result.interruptions?.length ?? 0) > 0) {
       const requests = result.interruptions!.map((item) => ({
         item,

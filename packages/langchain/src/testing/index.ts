@@ -1,0 +1,1 @@
+export { type PatchbayTurnRun, type RunPatchbayTurnOptions, runPatchbayTurn } from './run-patchbay-turn.js';
