@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
 import { createMcpGateway } from '@patchbay/mcp';
+import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
 import {
@@ -18,7 +19,6 @@ import {
 import { packageConnectors } from './connectors/package-connectors.mjs';
 import { serviceResponseNames } from './connectors/service-responses.mjs';
 import { withServiceServer } from './connectors/service-server.mjs';
-import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { frameworkRunner } from './runners/framework-runner.mjs';
 import { streamTurnRunner } from './runners/turn-runners.mjs';
 

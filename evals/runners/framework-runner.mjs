@@ -10,6 +10,7 @@
 // eval's thread store carries the conversation from turn to turn as text, which each runner hands
 // its framework as history).
 import { randomUUID } from 'node:crypto';
+import { renderEnvelopeForModel } from '@patchbay/envelope';
 
 /** Text of a stored message (a string, or text parts). */
 function textOf(message) {
@@ -104,6 +105,52 @@ function openQuestions(calls) {
   return questions;
 }
 
+/**
+ * The turn's steps in stored form, as runTurn stores them: per model call that made tool calls, the
+ * assistant message (its text and calls) and the tool message (each call's last envelope, compact).
+ */
+function messagesOfSteps(steps, calls) {
+  const messages = [];
+  for (const step of steps) {
+    if (step.toolCalls.length === 0) continue;
+    messages.push({
+      role: 'assistant',
+      content: [
+        ...(step.text ? [{ type: 'text', text: step.text }] : []),
+        ...step.toolCalls.map(({ toolCallId, toolName, input }) => ({
+          type: 'tool-call',
+          toolCallId,
+          toolName,
+          input: parsedOr(input),
+        })),
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      content: step.toolCalls.map(({ toolCallId, toolName }) => {
+        const answered = calls.findLast((call) => call.toolCallId === toolCallId);
+        return {
+          type: 'tool-result',
+          toolCallId,
+          toolName,
+          output: answered
+            ? { type: 'json', value: JSON.parse(renderEnvelopeForModel(answered.envelope)) }
+            : { type: 'text', value: 'The framework did not run this call.' },
+        };
+      }),
+    });
+  }
+  return messages;
+}
+
+function parsedOr(input) {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
 /** Makes a turn runner of a package's `runPatchbayTurn`. */
 export function frameworkRunner(runPatchbayTurn) {
   return async (options) => {
@@ -127,6 +174,7 @@ export function frameworkRunner(runPatchbayTurn) {
       ...(options.statusBlock ? { statusBlock: options.statusBlock } : {}),
       ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.now ? { now: options.now } : {}),
       maxSteps: options.maxSteps ?? 8,
     });
     // A stream recorder finishes reading just after the framework: let it land.
@@ -135,7 +183,14 @@ export function frameworkRunner(runPatchbayTurn) {
     const asked = run.steps.find((plan) => plan.askUser)?.askUser;
     const notice = approvalNotice(run.calls, run.pendingApprovals);
     const reply = [run.reply, notice].filter(Boolean).join('\n') || asked?.reply || '';
-    const calls = run.calls;
+    // A call belongs to the model call that made it (a framework that resumes after an approval
+    // starts a new session, whose steps count from 0 again).
+    const calls = run.calls.map((call) => {
+      const index = steps.findIndex((step) =>
+        step.toolCalls.some((made) => made.toolCallId === call.toolCallId),
+      );
+      return index === -1 ? call : { ...call, step: index };
+    });
     const questions = asked?.questions ?? openQuestions(calls);
     const interactive = calls.filter(
       (call) => !call.envelope.ok && ['needs_input', 'invalid_arguments'].includes(call.envelope.error_type),
@@ -164,6 +219,7 @@ export function frameworkRunner(runPatchbayTurn) {
     };
     const turnMessages = [
       { role: 'user', content: options.message },
+      ...messagesOfSteps(steps, calls),
       { role: 'assistant', content: reply },
     ];
     await options.threadStore?.append(threadId, turnMessages);

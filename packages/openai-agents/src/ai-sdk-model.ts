@@ -165,7 +165,8 @@ function toCallOptions(request: ModelRequest): LanguageModelV4CallOptions {
 }
 
 function toToolChoice(choice: string | undefined): LanguageModelV4CallOptions['toolChoice'] {
-  if (choice === undefined) return undefined;
+  // The Agents default: the model decides (what OpenAI's own model does when the setting is absent).
+  if (choice === undefined) return { type: 'auto' };
   if (choice === 'auto' || choice === 'required' || choice === 'none') return { type: choice };
   return { type: 'tool', toolName: choice };
 }

@@ -283,6 +283,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     answer: { envelope: Envelope; sent: boolean; skipped?: SkipReason; correlationId?: string },
   ): Promise<SessionCallResult> {
     const { envelope } = answer;
+    const owner = answer.sent ? offer?.owners.get(toolName) : undefined;
     calls.push({
       step: Math.max(step, 0),
       attempt: memory.attempt,
@@ -293,6 +294,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       sent: answer.sent,
       ...(answer.skipped ? { skipped: answer.skipped } : {}),
       ...(answer.correlationId ? { correlationId: answer.correlationId } : {}),
+      ...(owner !== undefined ? { owner } : {}),
     });
     if (!envelope.ok && interactiveErrorTypes.has(envelope.error_type)) {
       if (answer.skipped === 'ungrounded_input') stepUngrounded = { toolName, envelope };
@@ -448,9 +450,10 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         // Not a call the gate holds for a person: nothing to propose; `call` will decide it.
         return { envelope: success({ approval: 'not_required' }), output: undefined, sent: false };
       }
+      const correlationId = `${turnId}:${toolCallId}`;
       const envelope = await orchestrator.execute(toolName, input ?? {}, {
         subject,
-        correlationId: `${turnId}:${toolCallId}`,
+        correlationId,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       if (envelope.ok) {
@@ -465,28 +468,35 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           facts.effect,
         );
       }
-      return record(toolName, toolCallId, input, { envelope, sent: true });
+      return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
     },
     async decide(proposalId, decision) {
       // Recorded under the call that made the proposal, so the trace reads as that call's outcome.
       const proposing = calls.find((call) => !call.envelope.ok && call.envelope.proposal_id === proposalId);
       const toolName = proposing?.toolName ?? 'proposal';
       const toolCallId = proposing?.toolCallId ?? `${turnId}:proposal:${proposalId}`;
+      const correlationId = `${turnId}:${toolCallId}:decided`;
       if (decision.approved) {
         if (!orchestrator.approveAndExecute) {
           throw new TypeError('createTurnSession: the orchestrator has no approveAndExecute');
         }
         let envelope: Envelope;
         try {
-          envelope = await orchestrator.approveAndExecute(proposalId, {
-            ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
-          });
+          envelope = await orchestrator.approveAndExecute(
+            proposalId,
+            { ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}) },
+            { correlationId },
+          );
         } catch (error) {
           envelope = failure('conflict', {
             userMessage: `The proposal could not be approved: ${(error as Error).message}`,
           });
         }
-        return record(toolName, toolCallId, proposing?.arguments ?? { proposalId }, { envelope, sent: true });
+        return record(toolName, toolCallId, proposing?.arguments ?? { proposalId }, {
+          envelope,
+          sent: true,
+          correlationId,
+        });
       }
       if (!orchestrator.reject) throw new TypeError('createTurnSession: the orchestrator has no reject');
       await orchestrator.reject(proposalId, {

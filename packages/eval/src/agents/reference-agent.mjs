@@ -53,6 +53,19 @@ function textOfUser(message) {
     .join('\n');
 }
 
+/**
+ * A tool result's value: JSON as sent, or text that holds JSON (frameworks that pass tool output as
+ * a string, as the Agents SDK does), parsed.
+ */
+function resultValue(output) {
+  if (output?.type !== 'text' || typeof output.value !== 'string') return output?.value;
+  try {
+    return JSON.parse(output.value);
+  } catch {
+    return output.value;
+  }
+}
+
 /** Reads what the prompt says: catalog, latest status, conversation, this turn's calls and results. */
 export function readPrompt(call) {
   const system = call.prompt.find((message) => message.role === 'system')?.content ?? '';
@@ -61,6 +74,16 @@ export function readPrompt(call) {
     catalog[match[1]] = { name: match[2], can: match[4], tools: match[5].split(', ') };
   }
   let status = {};
+  // A framework that puts the per-turn context in its instructions (an Agents SDK agent): read it
+  // there; a block in a user message, later in the prompt, is newer.
+  for (const found of system.matchAll(
+    /<connector_status captured_at="[^"]*">([\s\S]*?)<\/connector_status>/g,
+  )) {
+    // The protocol blocks describe the tag in prose too: only a block that holds JSON is status.
+    try {
+      status = JSON.parse(found[1]);
+    } catch {}
+  }
   let lastUserIndex = -1;
   call.prompt.forEach((message, index) => {
     if (message.role !== 'user') return;
@@ -95,7 +118,7 @@ export function readPrompt(call) {
     if (message.role === 'assistant') {
       for (const part of message.content) if (part.type === 'tool-call') calls.push(part);
     } else if (message.role === 'tool') {
-      for (const part of message.content) results.set(part.toolCallId, part.output.value);
+      for (const part of message.content) results.set(part.toolCallId, resultValue(part.output));
     } else if (message.role === 'user') {
       guidance = textOfUser(message);
     } else {
@@ -104,6 +127,14 @@ export function readPrompt(call) {
   }
   // Guidance matters only while it is the latest word: after the retried calls it is history.
   if (after.at(-1)?.role !== 'user') guidance = undefined;
+  // A loop Patchbay does not own (a framework's) cannot add a message between steps: the guidance
+  // then rides on the latest tool results (`retry_guidance`), and is as much the latest word.
+  if (guidance === undefined && after.at(-1)?.role === 'tool') {
+    for (const part of after.at(-1).content) {
+      const value = results.get(part.toolCallId);
+      if (typeof value?.retry_guidance === 'string') guidance = value.retry_guidance;
+    }
+  }
   // The previous assistant reply, to continue a question it asked.
   const before = call.prompt.slice(0, lastUserIndex);
   const previousAssistant = [...before].reverse().find((message) => message.role === 'assistant');

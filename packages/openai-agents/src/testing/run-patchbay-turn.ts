@@ -36,6 +36,8 @@ export interface RunPatchbayTurnOptions {
   identity?: string;
   /** A complete static system prompt instead of the one built from `identity`. */
   systemPrompt?: string;
+  /** Clock of the status captures (a scenario's time). */
+  now?: () => Date;
   /** Earlier messages of the conversation, as text. */
   history?: readonly { role: 'user' | 'assistant'; content: string }[];
   /** The person: called at the framework's approval step; true approves, false rejects. Absent: the run stops pending. */
@@ -60,6 +62,7 @@ export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<
     ...(options.statusBlock ? { statusBlock: options.statusBlock } : {}),
     ...(options.identity !== undefined ? { identity: options.identity } : {}),
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const input = [
     ...(options.history ?? []).map((message) =>

@@ -1,0 +1,6 @@
+export {
+  type LanguageModelV4,
+  type PatchbayTurnRun,
+  type RunPatchbayTurnOptions,
+  runPatchbayTurn,
+} from './run-patchbay-turn.js';
