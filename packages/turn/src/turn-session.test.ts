@@ -136,11 +136,35 @@ describe('createTurnSession', () => {
     expect(unapproved.proposalId).toEqual(expect.any(String));
     expect(sent).toEqual([]);
     expect(events.some((event) => event.type === 'approval-requested')).toBe(true);
+    await session.propose('tracker_delete_issue', { key: 'WEB-2' });
     const approved = await session.call('tracker_delete_issue', { key: 'WEB-2' }, { approvedBy: 'ana' });
     expect(approved.envelope).toMatchObject({ ok: true, data: { deleted: 'WEB-2' } });
     expect(sent).toEqual([{ tool: 'tracker_delete_issue', input: { key: 'WEB-2' } }]);
     const proposals = await orchestrator.listProposals({ subject: 'ana' });
     expect(proposals.find((proposal) => proposal.state === 'executed')?.decidedBy).toBe('ana');
+  });
+
+  it('never runs an approval twice: a replayed approval finds nothing pending and runs nothing', async () => {
+    const { session, orchestrator, statusSource } = await setup();
+    await session.prepareStep();
+    await session.propose('tracker_delete_issue', { key: 'WEB-6' });
+    await session.call('tracker_delete_issue', { key: 'WEB-6' }, { approvedBy: 'ana', toolCallId: 'c1' });
+    expect(sent).toHaveLength(1);
+    // The same approved request sent again, in a new session (a new HTTP request, a second tab).
+    const replay = createTurnSession({ subject: 'ana', orchestrator, connectors, statusSource });
+    await replay.prepareStep();
+    const again = await replay.call(
+      'tracker_delete_issue',
+      { key: 'WEB-6' },
+      { approvedBy: 'ana', toolCallId: 'c1' },
+    );
+    expect(again.envelope).toMatchObject({ ok: false, error_type: 'conflict' });
+    expect(again.sent).toBe(false);
+    // An approval for a call that was never proposed does not make and approve a proposal either.
+    const unproposed = await replay.call('tracker_delete_issue', { key: 'WEB-7' }, { approvedBy: 'ana' });
+    expect(unproposed.envelope).toMatchObject({ ok: false, error_type: 'conflict' });
+    expect(sent).toHaveLength(1);
+    expect(await orchestrator.listProposals({ subject: 'ana', state: 'pending' })).toEqual([]);
   });
 
   it('proposes a call a framework pauses on: the proposal exists, nothing runs, the approved call runs it once', async () => {

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
+import { canonicalJson, type StatusSnapshot, type StatusSource } from '@patchbay/connector';
 import { type Envelope, failure, interactiveErrorTypes, success } from '@patchbay/envelope';
 import {
   buildSystemPrompt,
@@ -149,7 +149,8 @@ export interface TurnSession {
    * Runs one tool call the model made: decided by the turn's call table (not offered now, a repeat of
    * an answered call, a write already done, a value the user never gave → answered without running),
    * else sent through the gate. `approvedBy` says a person approved this exact call in the framework's
-   * own approval step: the gate's proposal is approved and run once in their name.
+   * own approval step: the gate's pending proposal for it (see `propose`) is approved and run once in
+   * their name; with none pending (already run, decided, never proposed) nothing runs (`conflict`).
    */
   call(
     toolName: string,
@@ -331,6 +332,37 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     };
   }
 
+  /**
+   * Runs the call a person approved in the framework's own approval step: the gate's pending proposal
+   * for exactly this call (made by `propose` when the framework paused) is approved and run once, in
+   * their name. Never a new proposal: an approval replayed after its call ran (the same request sent
+   * again, a second tab) finds nothing pending and runs nothing. Undefined when none is pending.
+   */
+  async function runApproved(
+    toolName: string,
+    value: unknown,
+    approvedBy: string,
+    correlationId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Envelope | undefined> {
+    if (!orchestrator.listProposals || !orchestrator.approveAndExecute) return undefined;
+    const hash = createHash('sha256').update(canonicalJson(value)).digest('hex');
+    const pending = (await orchestrator.listProposals({ subject, state: 'pending' })).find(
+      (proposal) => proposal.tool === toolName && proposal.argsHash === hash,
+    );
+    if (pending === undefined) return undefined;
+    try {
+      return await orchestrator.approveAndExecute(
+        pending.id,
+        { decidedBy: approvedBy },
+        { correlationId, ...(signal ? { signal } : {}) },
+      );
+    } catch {
+      // Decided meanwhile by someone else (the CLI, the console, a concurrent request).
+      return undefined;
+    }
+  }
+
   const session: TurnSession = {
     turnId,
     systemPrompt,
@@ -415,25 +447,23 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         });
       }
       const correlationId = `${turnId}:${toolCallId}`;
-      let envelope = await orchestrator.execute(toolName, (args as { value: unknown }).value, {
-        subject,
-        correlationId,
-        ...(signal ? { signal } : {}),
-      });
-      // The person approved this exact call in the framework's approval step: the gate made its
-      // proposal just now, and it is approved and run once in their name (MAC-checked, single use).
-      if (
-        callOptions.approvedBy !== undefined &&
-        !envelope.ok &&
-        envelope.error_type === 'approval_required' &&
-        envelope.proposal_id !== undefined &&
-        orchestrator.approveAndExecute
-      ) {
-        envelope = await orchestrator.approveAndExecute(
-          envelope.proposal_id,
-          { decidedBy: callOptions.approvedBy },
-          { correlationId, ...(signal ? { signal } : {}) },
-        );
+      const value = (args as { value: unknown }).value;
+      const envelope =
+        callOptions.approvedBy !== undefined && orchestrator.needsApproval?.(toolName) === true
+          ? await runApproved(toolName, value, callOptions.approvedBy, correlationId, signal)
+          : await orchestrator.execute(toolName, value, {
+              subject,
+              correlationId,
+              ...(signal ? { signal } : {}),
+            });
+      if (envelope === undefined) {
+        return record(toolName, toolCallId, input, {
+          envelope: failure('conflict', {
+            userMessage: `No approval is pending for this exact ${toolName} call: it already ran, was decided, or was never proposed. It was not run; ask the person again.`,
+            retryable: false,
+          }),
+          sent: false,
+        });
       }
       memory.recordSent(
         toolName,
