@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
 import { createMcpGateway } from '@patchbay/mcp';
+import { runPatchbayTurn as aiSdkTurn } from '@patchbay/ai-sdk/testing';
+import { runPatchbayTurn as langchainTurn } from '@patchbay/langchain/testing';
 import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
@@ -64,7 +66,9 @@ export default defineEvalConfig({
   // `runners:` scenarios also run through these loops, graded by the same checks.
   runners: {
     'stream-turn': streamTurnRunner,
+    'ai-sdk': frameworkRunner(aiSdkTurn),
     'openai-agents': frameworkRunner(openAiAgentsTurn),
+    langchain: frameworkRunner(langchainTurn),
   },
   data: {
     bfcl: (file) =>

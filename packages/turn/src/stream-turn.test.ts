@@ -3,7 +3,12 @@ import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { createFixtureConnector } from '@patchbay/testing';
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runTurn } from './run-turn.js';
@@ -246,6 +251,8 @@ describe('streamTurn', () => {
       answered,
     ];
     expect(lastUserText(messages)).toBeUndefined();
+    // What useChat's sendAutomaticallyWhen asks before it posts the decision back.
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages })).toBe(true);
     const approvals = approvalsFromUIMessages(messages);
     expect(approvals).toEqual([{ proposalId: proposal!.id, approved: true, toolCallId: 'call-del' }]);
 

@@ -104,6 +104,7 @@ export function streamTurn(options: StreamTurnOptions): TurnStream {
     [Symbol.asyncIterator]: events,
     toUIMessageStream(streamOptions = {}) {
       const iterator = events();
+      let awaitingApproval = false;
       const pending: UIMessageChunk[] = [
         { type: 'start', ...(streamOptions.messageId ? { messageId: streamOptions.messageId } : {}) },
       ];
@@ -125,7 +126,16 @@ export function streamTurn(options: StreamTurnOptions): TurnStream {
               controller.close();
               return;
             }
-            pending.push(...uiChunksOf(next.value));
+            if (next.value.type === 'approval-requested') awaitingApproval = true;
+            const chunks = uiChunksOf(next.value);
+            // Once a call waits for a person, the rest of the turn stays in that UI step: the AI SDK
+            // UI resends approvals (lastAssistantMessageIsCompleteWithApprovalResponses) only when
+            // the approval is in the message's last step, as its own loop leaves it.
+            pending.push(
+              ...(awaitingApproval
+                ? chunks.filter((chunk) => chunk.type !== 'start-step' && chunk.type !== 'finish-step')
+                : chunks),
+            );
           }
           controller.enqueue(pending.shift()!);
         },

@@ -10,8 +10,7 @@ export function ChatPage() {
   const { messages, sendMessage, status, error, addToolApprovalResponse } = useChat<ChatMessage>({
     // Once every approval of the last reply is answered, the decisions go back to the server, which
     // lets the gate run (or drop) the held calls and continues the turn.
-    sendAutomaticallyWhen: (options) =>
-      lastAssistantMessageIsCompleteWithApprovalResponses(options) || everyApprovalAnswered(options),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [draft, setDraft] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
@@ -81,23 +80,6 @@ function Message({ message, respond }: { message: ChatMessage; respond: RespondT
         return null;
       })}
     </div>
-  );
-}
-
-/**
- * The AI SDK's `lastAssistantMessageIsCompleteWithApprovalResponses` looks at the reply's last step
- * only. A Patchbay turn calls the model once more after the gate held a call (so it can tell the
- * person what waits for them), which puts the approval one step earlier: the same rule over the
- * whole reply. It holds no more than once per reply, since the resumed turn turns every answered
- * approval into an output or a denial.
- */
-function everyApprovalAnswered({ messages }: { messages: ChatMessage[] }): boolean {
-  const last = messages.at(-1);
-  if (last?.role !== 'assistant') return false;
-  const calls = last.parts.filter(isToolUIPart);
-  return (
-    calls.some((part) => part.state === 'approval-responded') &&
-    !calls.some((part) => part.state === 'approval-requested')
   );
 }
 
