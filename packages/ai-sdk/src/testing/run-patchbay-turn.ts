@@ -29,6 +29,8 @@ export interface RunPatchbayTurnOptions {
   model: LanguageModelV4;
   /** What the user wrote. */
   message: string;
+  /** Clock of the status captures (a scenario's time). */
+  now?: () => Date;
   subject: string;
   orchestrator: SessionOrchestrator;
   connectors: TurnSessionOptions['connectors'];
@@ -66,6 +68,7 @@ export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<
     ...(options.statusBlock ? { statusBlock: options.statusBlock } : {}),
     ...(options.identity !== undefined ? { identity: options.identity } : {}),
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const calls: TurnCall[] = [];
   const steps: StepPlan[] = [];

@@ -23,8 +23,17 @@ export interface PatchbayTurnRun {
 export interface RunPatchbayTurnOptions
   extends Pick<
     TurnSessionOptions,
-    'subject' | 'orchestrator' | 'connectors' | 'statusSource' | 'statusBlock' | 'identity'
+    | 'subject'
+    | 'orchestrator'
+    | 'connectors'
+    | 'statusSource'
+    | 'statusBlock'
+    | 'identity'
+    | 'systemPrompt'
+    | 'now'
   > {
+  /** Earlier messages of the conversation, as text. */
+  history?: readonly { role: 'user' | 'assistant'; content: string }[];
   /** An AI SDK model (e.g. `createScriptedModel` from `@patchbay/turn/testing`), driven through the bridge. */
   model: LanguageModelV4;
   /** What the user wrote. */
@@ -51,7 +60,7 @@ function textOf(message: AIMessage): string {
  * `interrupt()` resumed with `Command({ resume })` carrying the person's decision.
  */
 export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<PatchbayTurnRun> {
-  const { model, message, approve, maxSteps = 8, ...sessionOptions } = options;
+  const { model, message, approve, maxSteps = 8, history = [], ...sessionOptions } = options;
   const toolkit = await createPatchbayToolkit(sessionOptions);
   const graph = createPatchbayAgentGraph({
     model: chatModelFromLanguageModel(model),
@@ -61,7 +70,10 @@ export async function runPatchbayTurn(options: RunPatchbayTurnOptions): Promise<
   });
   // Two super-steps per model call (agent, tools) and the final agent step: maxSteps ends the loop first.
   const config = { configurable: { thread_id: randomUUID() }, recursionLimit: maxSteps * 2 + 2 };
-  let state = await graph.invoke({ messages: [new HumanMessage(message)] }, config);
+  const earlier = history.map((entry) =>
+    entry.role === 'user' ? new HumanMessage(entry.content) : new AIMessage(entry.content),
+  );
+  let state = await graph.invoke({ messages: [...earlier, new HumanMessage(message)] }, config);
   const pendingApprovals: PatchbayTurnRun['pendingApprovals'] = [];
   // Each resume answers one pause and each pause is one call of the model's: bounded by the step limits.
   for (let resumes = 0; resumes < maxSteps * maxCallsPerStep; resumes += 1) {
