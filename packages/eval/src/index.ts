@@ -54,6 +54,7 @@ export {
   type ServiceRequest,
   type SystemPromptInput,
   type ToolRun,
+  type TurnRunner,
 } from './config.js';
 
 /** A connector's status in a scenario: a bare status or one with its details (see the format). */
@@ -78,6 +79,10 @@ export interface Scenario {
   targets?: string[];
   connectors?: Record<string, ScenarioConnectorState>;
   turns: ScenarioTurn[];
+  /** Other runners of the config this scenario also runs through (`all`: every one). */
+  runners?: 'all' | string[];
+  /** Set on a copy made for one runner (`<id>@<runner>`): the runner it runs through. */
+  runner?: string;
   [key: string]: unknown;
 }
 
