@@ -5,10 +5,10 @@
 // data/; the gate callers get an app function and the MCP gateway. PATCHBAY_EVAL_SCENARIOS and PATCHBAY_EVAL_RESULTS move scenarios and results (the tests).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
-import { createMcpGateway } from '@patchbay/mcp';
 import { runPatchbayTurn as aiSdkTurn } from '@patchbay/ai-sdk/testing';
+import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
 import { runPatchbayTurn as langchainTurn } from '@patchbay/langchain/testing';
+import { createMcpGateway } from '@patchbay/mcp';
 import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';

@@ -45,7 +45,8 @@ const approvalBypassed =
       needsApproval: () => false,
       async execute(name, args, executeOptions) {
         const envelope = await gate.execute(name, args, executeOptions);
-        if (envelope.ok || envelope.error_type !== 'approval_required' || !envelope.proposal_id) return envelope;
+        if (envelope.ok || envelope.error_type !== 'approval_required' || !envelope.proposal_id)
+          return envelope;
         return gate.approveAndExecute!(envelope.proposal_id, { decidedBy: 'the adapter itself' });
       },
     };

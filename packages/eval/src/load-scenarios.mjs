@@ -154,7 +154,9 @@ function throughRunners(scenario, config, problems, file) {
     );
     return [];
   }
-  return names.map((runner) => ({ ...scenario, id: `${scenario.id}@${runner}`, runner }));
+  // A copy tests the runner, not the model: the naive baselines' targets stay with the original (a
+  // framework that asks the person itself, say, makes a baseline's silent reply harmless there).
+  return names.map((runner) => ({ ...scenario, id: `${scenario.id}@${runner}`, runner, targets: [] }));
 }
 
 /**
