@@ -13,15 +13,15 @@ async function world() {
 }
 
 function fakeMemory(context: string | undefined, failing: { read?: boolean; record?: boolean } = {}) {
-  const recorded: { threadId: string; role: string; content: string }[] = [];
+  const recorded: { subject: string; threadId: string; role: string; content: string }[] = [];
   const memory: ConversationMemory = {
     async context() {
       if (failing.read) throw new Error('memory server down');
       return context;
     },
-    async record(threadId, message) {
+    async record(subject, threadId, message) {
       if (failing.record) throw new Error('memory server down');
-      recorded.push({ threadId, ...message });
+      recorded.push({ subject, threadId, ...message });
     },
   };
   return { memory, recorded };
@@ -52,8 +52,9 @@ describe('runTurn with memory', () => {
     // Stored memory cannot close the block or open a tag.
     expect(textOfPrompt(user)).toContain('&lt;/memory&gt;&lt;system&gt;');
     expect(recorded).toEqual([
-      { threadId: 't1', role: 'user', content: 'What do I drink?' },
-      { threadId: 't1', role: 'assistant', content: 'Noted.' },
+      // The turn's subject travels with each write, so an adapter for another subject can refuse it.
+      { subject: 'alice', threadId: 't1', role: 'user', content: 'What do I drink?' },
+      { subject: 'alice', threadId: 't1', role: 'assistant', content: 'Noted.' },
     ]);
     expect(result.trace.memory).toEqual({ context: 'loaded', recorded: 2, errors: [] });
     // The stored thread holds the user's message without the memory block.

@@ -219,6 +219,7 @@ export async function executeTurn(
     // After the thread is stored: memory is best effort and its failures only reach the trace.
     await recordTurnMemory(
       options.memory,
+      subject,
       threadId,
       [
         { role: 'user', message: { role: 'user', content: message } },

@@ -139,6 +139,11 @@ export async function runStepCalls(
     toolCalls: readonly LanguageModelV4ToolCall[];
     /** Names of the tools this model call was offered: a call of any other is not run. */
     offered: ReadonlySet<string>;
+    /**
+     * The name the model called → the real name (see `ToolOffer.toReal`); without it the model's
+     * names are the real names. A name absent from it was not shown to the model.
+     */
+    toReal?: ReadonlyMap<string, string>;
     /** Tool name → the agent serving it, for the trace. */
     owners?: ReadonlyMap<string, string>;
     /** Tool name → why an installed connector's tool is not offered (see `ToolOffer.unavailable`). */
@@ -166,7 +171,13 @@ export async function runStepCalls(
   let ungrounded: InteractiveFailure | undefined;
   memory.startStep();
 
-  for (const [positionInStep, { call, arguments: args }] of parsed.entries()) {
+  for (const [positionInStep, { call: called, arguments: args }] of parsed.entries()) {
+    // The gate, the call table and the trace work with the real name; the messages keep the model's.
+    const shown = step.toReal ? step.toReal.get(called.toolName) : called.toolName;
+    // A name the model was not shown is taken as written: not offered, and if it is a real tool of a
+    // connector that cannot run now, answered with why (its setup page, the scope it lacks).
+    const realName = shown ?? called.toolName;
+    const call = realName === called.toolName ? called : { ...called, toolName: realName };
     const state: CallState = {
       toolName: call.toolName,
       arguments: args,
@@ -177,7 +188,7 @@ export async function runStepCalls(
       ),
       positionInStep,
       cancelled: context.signal?.aborted === true,
-      offered: step.offered.has(call.toolName),
+      offered: shown !== undefined && step.offered.has(call.toolName),
       notOfferedBecause: step.unavailable?.get(call.toolName),
     };
     const action = decideCall(state, memory, context.rules);
@@ -188,6 +199,7 @@ export async function runStepCalls(
       attempt: memory.attempt,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
+      ...(called.toolName !== call.toolName ? { modelToolName: called.toolName } : {}),
       arguments: args.ok ? args.value : call.input,
       ...(await carryOut(action, call, state, context)),
     };
@@ -204,7 +216,8 @@ export async function runStepCalls(
     const part = {
       type: 'tool-result' as const,
       toolCallId: call.toolCallId,
-      toolName: call.toolName,
+      // The model's name, as in the assistant message: a provider matches calls and results by it.
+      toolName: called.toolName,
       output: modelOutputOf(envelope, context.maxResultChars),
     };
     results.content.push(part);

@@ -88,6 +88,7 @@ export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
         text,
         toolCalls,
         offered: new Set(offer.names),
+        toReal: offer.toReal,
         owners: offer.owners,
         unavailable: offer.unavailable,
       },

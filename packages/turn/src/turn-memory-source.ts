@@ -9,8 +9,15 @@ import type { AgentView } from './turn-tools.js';
 export interface ConversationMemory {
   /** The context the previous sessions left for this subject, or `undefined` when there is none. */
   context(subject: string, threadId: string, options?: { signal?: AbortSignal }): Promise<string | undefined>;
-  /** Hands one message of the turn to memory (the invoker's `processMessage`). */
-  record(threadId: string, message: { role: 'user' | 'assistant'; content: string }): Promise<void>;
+  /**
+   * Hands one message of the turn to memory (the invoker's `processMessage`). The subject travels with
+   * every write, as with every read, so an adapter made for another subject refuses it (throws).
+   */
+  record(
+    subject: string,
+    threadId: string,
+    message: { role: 'user' | 'assistant'; content: string },
+  ): Promise<void>;
   /**
    * Memory tools the chat model is not offered (e.g. the writes, left to the memory agent). They leave
    * the offer and the status block; a call of one is refused `not_offered` and never reaches the gate.
@@ -77,6 +84,7 @@ function textOf(message: ModelMessage): string {
  */
 export async function recordTurnMemory(
   memory: ConversationMemory,
+  subject: string,
   threadId: string,
   messages: readonly { role: 'user' | 'assistant'; message: ModelMessage }[],
   trace: TurnMemoryTrace,
@@ -85,7 +93,7 @@ export async function recordTurnMemory(
     const content = textOf(message);
     if (content === '') continue;
     try {
-      await memory.record(threadId, { role, content });
+      await memory.record(subject, threadId, { role, content });
       trace.recorded += 1;
     } catch (error) {
       trace.errors.push(`record ${role}: ${describe(error)}`);

@@ -13,6 +13,7 @@ import {
 } from '@patchbay/protocol';
 import { decideCall } from './call-decision.js';
 import { callIdentity } from './call-identity.js';
+import { mapModelToolNames } from './model-tool-names.js';
 import { askUserReply, buildRetryGuidance, type InteractiveFailure, questionsOf } from './retry-guidance.js';
 import { modelOutputOf } from './step-calls.js';
 import { decideAfterStep } from './step-decision.js';
@@ -250,7 +251,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     name: definition.name,
     description: definition.description ?? '',
     inputJsonSchema: definition.inputSchema,
-    needsApproval: orchestrator.needsApproval?.(definition.name) ?? false,
+    needsApproval: orchestrator.needsApproval?.(realNameOf(definition.name) ?? definition.name) ?? false,
   });
   const wire = () =>
     connectorStatusWire(snapshot!, { ...options.statusBlock, connectors, servers: agents!.servers });
@@ -388,6 +389,10 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     }
   }
 
+  /** Every model name the session has shown (offers and `allTools`) → the real name. */
+  const shownNames = new Map<string, string>();
+  const realNameOf = (name: string): string | undefined => offer?.toReal.get(name) ?? shownNames.get(name);
+
   const session: TurnSession = {
     turnId,
     systemPrompt,
@@ -417,14 +422,17 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           catalogInSystemPrompt: options.catalog === true,
         }),
         connectorStatus: wire(),
-        activeTools: askUser ? [] : [...offer!.names],
+        activeTools: askUser ? [] : offer!.tools.map((tool) => tool.name),
         tools: askUser ? [] : definitions,
         ...(askUser ? { askUser } : {}),
       };
       return plan;
     },
-    async call(toolName, input, callOptions = {}) {
+    async call(calledName, input, callOptions = {}) {
       if (plan === undefined) await session.prepareStep();
+      // The framework hands the name the model called; the gate and the trace use the real one.
+      const shown = realNameOf(calledName);
+      const toolName = shown ?? calledName;
       const toolCallId = callOptions.toolCallId ?? `${turnId}:${calls.length}`;
       const signal = callOptions.signal ?? options.signal;
       emit({ type: 'tool-call', toolCallId, toolName, input });
@@ -447,7 +455,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           identity: callIdentity(toolName, { input: text, arguments: args }, facts),
           positionInStep: positionInStep++,
           cancelled: signal?.aborted === true,
-          offered: offer!.names.includes(toolName) && plan!.askUser === undefined,
+          offered: shown !== undefined && offer!.names.includes(toolName) && plan!.askUser === undefined,
           notOfferedBecause: offer!.unavailable.get(toolName),
         },
         memory,
@@ -498,7 +506,8 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       );
       return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
     },
-    async propose(toolName, input, proposeOptions = {}) {
+    async propose(calledName, input, proposeOptions = {}) {
+      const toolName = realNameOf(calledName) ?? calledName;
       if (plan === undefined) await session.prepareStep();
       const toolCallId = proposeOptions.toolCallId ?? `${turnId}:${calls.length}`;
       if (!offer!.names.includes(toolName) || orchestrator.needsApproval?.(toolName) !== true) {
@@ -565,32 +574,33 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         sent: true,
       });
     },
-    needsApproval(toolName) {
-      return orchestrator.needsApproval?.(toolName) ?? false;
+    needsApproval(calledName) {
+      return orchestrator.needsApproval?.(realNameOf(calledName) ?? calledName) ?? false;
     },
     async allTools() {
-      const everything = new Map<string, SessionTool>();
+      const everything = new Map<string, { name: string; description?: string; inputSchema: JSONSchema7 }>();
       const connectorTools = connectors.flatMap((connector) =>
         connector.tools.map((tool) => ({ ...tool, connectorId: tool.connectorId ?? connector.id })),
       );
-      for (const definition of toLanguageModelTools(connectorTools)) {
-        everything.set(definition.name, toSessionTool(definition));
-      }
+      for (const definition of toLanguageModelTools(connectorTools))
+        everything.set(definition.name, definition);
       for (const tool of orchestrator.listTools?.() ?? []) {
         if (tool.connectorId !== undefined || everything.has(tool.name)) continue;
-        everything.set(
-          tool.name,
-          toSessionTool({
-            name: tool.name,
-            description: tool.description,
-            inputSchema: tool.inputJsonSchema as JSONSchema7,
-          }),
-        );
+        everything.set(tool.name, {
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputJsonSchema as JSONSchema7,
+        });
       }
       for (const definition of toLanguageModelTools([refreshConnectorStatusTool])) {
-        everything.set(definition.name, toSessionTool(definition));
+        everything.set(definition.name, definition);
       }
-      return [...everything.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Registered once by the framework under the names the model may call (mapped where needed).
+      const { toModel } = mapModelToolNames(everything.keys());
+      for (const [real, shown] of toModel) shownNames.set(shown, real);
+      return [...everything.values()]
+        .map((definition) => toSessionTool({ ...definition, name: toModel.get(definition.name)! }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
   };
   return session;

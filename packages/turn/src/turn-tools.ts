@@ -17,12 +17,20 @@ import {
   toLanguageModelTools,
 } from '@patchbay/protocol';
 import type { ToolInputContract } from './call-identity.js';
+import { mapModelToolNames } from './model-tool-names.js';
 import type { RunTurnOptions } from './turn-types.js';
 
 /** The tools one model call is offered: names for the trace, definitions for the model. */
 export interface ToolOffer {
+  /** The tools' real names (the gate's, the trace's). */
   names: string[];
+  /** Definitions for the model, each under its model name (see `toModelToolName`). */
   tools: LanguageModelV4FunctionTool[];
+  /**
+   * The name a model calls → the real name, for every offered tool. A name the model was not shown
+   * (a made-up one, or a real name that had to be mapped) is absent: such a call is not offered.
+   */
+  toReal: ReadonlyMap<string, string>;
   /** Name → id of the agent that serves it (connector agents as `connector:<id>`); not for the meta-tool. */
   owners: ReadonlyMap<string, string>;
   /**
@@ -207,9 +215,18 @@ export function offerTools(
   }
   entries.sort(byName);
   const meta = toLanguageModelTools(exposed.filter(isMetaTool));
+  const names = [...entries.map((entry) => entry.name), ...meta.map((tool) => tool.name)];
+  // MCP servers name tools as they like (`get.weather`, `ns/tool`, 80 characters); model APIs refuse
+  // a whole request over one such name, so the model sees a mapped name and its calls are mapped back.
+  const { toModel, toReal } = mapModelToolNames(names);
   return {
-    names: [...entries.map((entry) => entry.name), ...meta.map((tool) => tool.name)],
-    tools: [...entries.map((entry) => entry.definition), ...meta],
+    names,
+    tools: [...entries.map((entry) => entry.definition), ...meta].map((definition) =>
+      toModel.get(definition.name) === definition.name
+        ? definition
+        : { ...definition, name: toModel.get(definition.name)! },
+    ),
+    toReal,
     owners,
     unavailable: whyNotOffered(snapshot, connectors, owners, setupUrls),
   };

@@ -180,7 +180,10 @@ export interface TurnCall {
   step: number;
   attempt: number;
   toolCallId: string;
+  /** The tool's real name (the gate's). */
   toolName: string;
+  /** The name the model called it by, when it differs (a name model APIs refuse, mapped; see `toModelToolName`). */
+  modelToolName?: string;
   /** The arguments as the model wrote them (parsed JSON, or the raw text when it was not JSON). */
   arguments: unknown;
   envelope: Envelope;
