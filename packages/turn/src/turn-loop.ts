@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4ToolCall } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4Prompt, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { callModel, type ModelPartListener } from './model-call.js';
 import { toLanguageModelPrompt } from './model-prompt.js';
@@ -39,12 +39,20 @@ export type TurnEnding =
  */
 export async function runSteps(context: TurnLoopContext): Promise<TurnEnding> {
   const { memory, recorder, settings } = context;
+  // Each message is mapped to the model's prompt shape once: the base before the first step, the
+  // tail as it grows (a step's calls, results, guidance), so a turn of N calls maps N messages, not N².
+  const mappedBase = toLanguageModelPrompt(context.base);
+  const mappedTail: LanguageModelV4Prompt = [];
   for (let index = 0; index < settings.maxSteps; index += 1) {
     // Checked before every model call: a model that ignores the signal gets no further call.
     if (context.signal?.aborted) return { kind: 'stopped', outcome: 'aborted' };
     const offer = await context.offer();
     const temperature = stepTemperature(settings, memory.attempt, memory.retryOpen());
-    const prompt = toLanguageModelPrompt([...context.base, ...context.tail]);
+    if (mappedTail.length < context.tail.length) {
+      mappedTail.push(...toLanguageModelPrompt(context.tail.slice(mappedTail.length)));
+    }
+    // A new array per step: the trace keeps each step's prompt as it was sent.
+    const prompt = [...mappedBase, ...mappedTail];
     const { emit } = context;
     emit?.({ type: 'step-start', index });
     const answer = await callModel(
