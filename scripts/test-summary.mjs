@@ -79,6 +79,24 @@ export function summarize(suites, evalSummaryFile) {
   return total;
 }
 
+/**
+ * The suites a turbo dry run (`turbo run test … --dry-run=json`) would run: those with a `test` task
+ * in it. Build tasks a filter pulls in as dependencies select nothing.
+ * @template {{ name: string }} Suite
+ * @param {Suite[]} suites every suite of the workspace
+ * @param {{ tasks?: { package?: string, task?: string, taskId?: string }[] }} dryRun
+ * @returns {Suite[]}
+ */
+export function selectedSuites(suites, dryRun) {
+  const testing = new Set(
+    (dryRun.tasks ?? [])
+      .map((task) => task.taskId ?? `${task.package}#${task.task}`)
+      .filter((taskId) => taskId.endsWith('#test'))
+      .map((taskId) => taskId.slice(0, -'#test'.length)),
+  );
+  return suites.filter((suite) => testing.has(suite.name));
+}
+
 /** The closing line. */
 export function summaryLine({ passed, failed }) {
   return `${passed} passed, ${failed} failed`;

@@ -1,10 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript module without declarations; its JSDoc documents the shapes
-import { countReport, summarize, summaryLinePattern } from '../../scripts/test-summary.mjs';
+import { countReport, selectedSuites, summarize, summaryLinePattern } from '../../scripts/test-summary.mjs';
 import { root } from './workspace.js';
 
 // Synthetic vitest JSON reports with the shapes vitest 5 writes (checked against a real run):
@@ -128,6 +136,21 @@ describe('summarize', () => {
   });
 });
 
+describe('selectedSuites', () => {
+  it('keeps the suites whose test task a turbo dry run lists, not those only built as dependencies', () => {
+    const suites = ['@x/a', '@x/b', '@x/c'].map((name) => ({ name }));
+    const dryRun = {
+      tasks: [
+        { taskId: '@x/a#build', package: '@x/a', task: 'build' },
+        { taskId: '@x/b#test', package: '@x/b', task: 'test' },
+        { package: '@x/c', task: 'build' },
+      ],
+    };
+    expect(selectedSuites(suites, dryRun)).toEqual([{ name: '@x/b' }]);
+    expect(selectedSuites(suites, {})).toEqual([]);
+  });
+});
+
 describe('pnpm test wiring', () => {
   // A throwaway workspace with the repository's own test script and runner, two suites with result
   // files already written, run through pnpm exactly as a user types it.
@@ -148,7 +171,35 @@ describe('pnpm test wiring', () => {
       scripts: { test: rootManifest.scripts.test },
     }),
   );
-  writeFileSync(join(workspace, 'pnpm-workspace.yaml'), 'packages:\n  - packages/*\n');
+  writeFileSync(join(workspace, 'pnpm-workspace.yaml'), 'packages:\n  - packages/*\n  - evals\n');
+  // The repository's turbo, linked as an install would, so `--filter` is turbo's own.
+  writeFileSync(join(workspace, 'turbo.json'), JSON.stringify({ tasks: { test: {} } }));
+  mkdirSync(join(workspace, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(join(root, 'node_modules', 'turbo'), join(workspace, 'node_modules', 'turbo'), 'dir');
+  symlinkSync(
+    join(root, 'node_modules', 'turbo', 'bin', 'turbo'),
+    join(workspace, 'node_modules', '.bin', 'turbo'),
+  );
+  // @x/c has a suite and no result file (it crashed, or a filter left it out); the evals package
+  // carries the last `pnpm eval`'s counts.
+  mkdirSync(join(workspace, 'packages', 'c'), { recursive: true });
+  writeFileSync(
+    join(workspace, 'packages', 'c', 'package.json'),
+    JSON.stringify({ name: '@x/c', scripts: { test: 'vitest run' } }),
+  );
+  mkdirSync(join(workspace, 'evals', 'results'), { recursive: true });
+  writeFileSync(
+    join(workspace, 'evals', 'package.json'),
+    JSON.stringify({ name: '@patchbay/evals', scripts: { test: 'vitest run' } }),
+  );
+  writeFileSync(
+    join(workspace, 'evals', '.vitest-result.json'),
+    JSON.stringify({ testResults: [{ ...green, name: join(workspace, 'evals', 'test', 'green.test.ts') }] }),
+  );
+  writeFileSync(
+    join(workspace, 'evals', 'results', 'summary.json'),
+    JSON.stringify({ passed: 30, failed: 2 }),
+  );
   for (const [name, report] of [
     ['a', { testResults: [nestedFailure, green] }],
     ['b', { testResults: [green] }],
@@ -182,7 +233,8 @@ describe('pnpm test wiring', () => {
     timeout: 60_000,
   }, () => {
     const result = pnpmTest();
-    expect(lastLine(result.stdout)).toBe('5 passed, 1 failed');
+    // a: 3 passed, 1 failed; b: 2 passed; c: no result, 1 failed; evals: 2 passed, then 30 and 2.
+    expect(lastLine(result.stdout)).toBe('37 passed, 4 failed');
     expect(lastLine(result.stdout)).toMatch(summaryLinePattern);
     expect(result.stdout).toContain('@x/a: src/nested.test.ts > outer inner fails');
     expect(result.stdout + result.stderr).not.toContain('ELIFECYCLE');
@@ -193,6 +245,41 @@ describe('pnpm test wiring', () => {
     const result = pnpmTest('--exit-code');
     expect(result.status).toBe(1);
     // Why the default exits 0: after a non-zero exit pnpm prints its own line below the summary.
-    expect(result.stdout.indexOf('ELIFECYCLE')).toBeGreaterThan(result.stdout.indexOf('5 passed, 1 failed'));
+    expect(result.stdout.indexOf('ELIFECYCLE')).toBeGreaterThan(result.stdout.indexOf('37 passed, 4 failed'));
+  });
+
+  it('counts only the suites a --filter selects: no other suite as crashed, no eval counts', {
+    timeout: 60_000,
+  }, () => {
+    // The safety property: a suite that was not asked to run is never counted, neither as crashed
+    // nor through the eval summary. Before, `--filter @patchbay/envelope` ended "405 passed, 23 failed".
+    const result = pnpmTest('--filter', '@x/b');
+    const suiteRows = result.stdout
+      .split('\n')
+      .filter((line) => /^ {2}\S.* \d+ passed, \d+ failed/.test(line));
+    expect(suiteRows).toEqual(['  @x/b        2 passed, 0 failed']);
+    expect(lastLine(result.stdout)).toBe('2 passed, 0 failed');
+    expect(result.status).toBe(0);
+    const evals = pnpmTest('--filter', '@patchbay/evals');
+    expect(lastLine(evals.stdout)).toBe('32 passed, 2 failed');
+  });
+
+  it('answers --help with the usage and no count, and a filter turbo refuses with exit 2 and no count', {
+    timeout: 60_000,
+  }, () => {
+    const help = spawnSync('pnpm', ['test', '--', '--help'], {
+      cwd: workspace,
+      encoding: 'utf8',
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      timeout: 60_000,
+    });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('pnpm test -- --filter @patchbay/envelope');
+    expect(help.stdout).not.toMatch(/^\d+ passed, \d+ failed$/m);
+    const refused = pnpmTest('--filter', '@x/nope');
+    expect(refused.stdout).not.toMatch(/^\d+ passed, \d+ failed$/m);
+    expect(refused.stderr).toContain("No package found with name '@x/nope'");
+    expect(refused.stderr).toContain('pnpm test: turbo refused --filter @x/nope (above); nothing ran.');
+    expect(refused.status).not.toBe(0);
   });
 });

@@ -198,6 +198,8 @@ describe('patchbay call with several MCP servers', () => {
   it('starts only the server that serves the tool', async () => {
     const home = demo.newHome();
     // A server that is slow to start (it never speaks MCP) and leaves a mark when its process starts.
+    // Its prefix rules `echo` out; a server without one could serve any name, so a one-shot call
+    // starts it too, to refuse a name two servers share as the gateway does.
     const mark = join(home, 'slow-server-started');
     const slowServer = `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'started'); setInterval(() => {}, 1000);`;
     writeFileSync(
@@ -208,7 +210,7 @@ describe('patchbay call with several MCP servers', () => {
             command: process.execPath,
             args: [join(packageDirectory, 'test-fixtures', 'echo-mcp-server.mjs')],
           },
-          slow: { command: process.execPath, args: ['-e', slowServer] },
+          slow: { command: process.execPath, args: ['-e', slowServer], prefix: 'slow' },
         },
       }),
     );

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@patchbay/store';
@@ -59,4 +59,22 @@ it('reads PATCHBAY_DATABASE_URL when no flag is given, and never prints a databa
     /patchbay: The Patchbay database postgres:\/\/ops:\*\*\*@127\.0\.0\.1:1\/patchbay failed/,
   );
   expect(`${output().out}${output().err}`).not.toContain('pw-canary-91c2');
+});
+
+it('refuses a misspelt database URL instead of creating a SQLite file named after it', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'patchbay-cli-db-'));
+  homes.push(home);
+  const cwd = mkdtempSync(join(tmpdir(), 'patchbay-cli-cwd-'));
+  homes.push(cwd);
+  const module = join(import.meta.dirname, '..', 'test-fixtures', 'demo-connector.mjs');
+  writeFileSync(join(home, 'patchbay.config.json'), JSON.stringify({ connectors: [{ module }] }));
+  for (const url of ['postgress://ana:hunter2-secret@db.example/patchbay', 'mysql://db.example/patchbay']) {
+    const { streams: io, output } = streams();
+    const code = await runCli(['disable', 'demo', '--home', home, '--database-url', url], io, {}, cwd);
+    expect(code).not.toBe(0);
+    expect(output().err).toMatch(/not a database Patchbay opens/);
+    expect(output().err).not.toContain('hunter2-secret');
+  }
+  // Nothing was created where a relative path would have put the file.
+  expect(readdirSync(cwd)).toEqual([]);
 });

@@ -36,7 +36,8 @@ describe('patchbay memory', () => {
     const client = new Client({ name: 'memory-e2e', version: '1.0.0' });
     await client.connect(transport, { timeout: e2eTimeoutMs });
     try {
-      expect((await client.listTools()).tools).toHaveLength(12);
+      // Mycelian's twelve tools and forget_entry.
+      expect((await client.listTools()).tools).toHaveLength(13);
       expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('summary_prompt');
       const { vault_id } = await call(client, 'create_vault', { title: 'assistant' });
       const created = await call(client, 'create_memory_in_vault', {
@@ -87,8 +88,41 @@ describe('patchbay memory', () => {
     expect(other.stderr).toMatch(/No memory/);
     const bobList = await runPatchbay(['--home', home, '--user', 'bob', 'memory', 'list', '--json'], env);
     expect(JSON.parse(bobList.stdout)).toEqual([]);
-    const bad = await runPatchbay(['--home', home, 'memory', 'forget'], env);
+    const bad = await runPatchbay(['--home', home, 'memory', 'erase'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/serve, list, show, search/);
+    expect(bad.stderr).toMatch(/serve, list, show, search, forget/);
+  });
+
+  it('forget deletes one entry, then the whole memory; bob can forget nothing of alice’s', async () => {
+    const alice = ['--home', home, '--user', 'alice', 'memory'];
+    const shown = await runPatchbay([...alice, 'show', memoryId, '--json'], env);
+    const entries = JSON.parse(shown.stdout).entries as { entry_id: string; summary: string }[];
+    const lunch = entries.find((entry) => /lunch/.test(entry.summary))!;
+    const byBob = await runPatchbay(
+      ['--home', home, '--user', 'bob', 'memory', 'forget', memoryId, lunch.entry_id],
+      env,
+    );
+    expect(byBob.code).toBe(1);
+    expect(byBob.stderr).toMatch(/No memory/);
+    const noEntry = await runPatchbay([...alice, 'forget', memoryId], env);
+    expect(noEntry.code).toBe(2);
+    expect(noEntry.stderr).toMatch(/needs an entry id/);
+    const forgot = await runPatchbay([...alice, 'forget', memoryId, lunch.entry_id], env);
+    expect(forgot.code).toBe(0);
+    expect(forgot.stdout).toContain(`Forgot entry ${lunch.entry_id}`);
+    const after = JSON.parse((await runPatchbay([...alice, 'show', memoryId, '--json'], env)).stdout);
+    expect(after.entries.map((entry: { entry_id: string }) => entry.entry_id)).not.toContain(lunch.entry_id);
+    expect(after.entries).toHaveLength(entries.length - 1);
+    const again = await runPatchbay([...alice, 'forget', memoryId, lunch.entry_id], env);
+    expect(again.code).toBe(1);
+    const all = await runPatchbay([...alice, 'forget', memoryId, '--all', '--json'], env);
+    expect(JSON.parse(all.stdout)).toEqual({
+      memory_id: memoryId,
+      forgotten: true,
+      entries: entries.length - 1,
+      contexts: 1,
+    });
+    const listed = await runPatchbay([...alice, 'list', '--json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 });

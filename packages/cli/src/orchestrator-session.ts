@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { McpAgent } from '@patchbay/mcp';
-import type { Orchestrator } from '@patchbay/orchestrator';
+import type { Agent, Orchestrator } from '@patchbay/orchestrator';
 import type { CliRuntime } from './runtime.js';
 
 /** Name of the MCP servers file looked up in the Patchbay home. */
@@ -29,10 +29,36 @@ export async function loadMcpAgents(
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
   // Remote servers that sign in with OAuth use the subject's tokens from `patchbay connect <server>`.
   const oauth = { store: runtime.store(), subject: runtime.settings.subject };
-  return createMcpAgents(
+  const agents = createMcpAgents(
     config,
     options.longRunning ? { oauth } : { oauth, reconnect: { initialDelayMs: 60_000 } },
   );
+  // Whatever a command does with them (or fails to), every server is shut down before the CLI ends:
+  // a stdio child still running keeps the process from exiting.
+  for (const agent of agents) runtime.shutDownOnClose(agent);
+  return agents;
+}
+
+/**
+ * The agent as a one-shot call needs it: only the called tool in its manifest. A server's other
+ * tools can share a name with a connector tool or with each other; registering them would throw,
+ * and they are not what the call is about (the gateway and `patchbay servers` report such names).
+ */
+function servingOnly(agent: McpAgent, tool: string): Agent {
+  return {
+    id: agent.id,
+    trusted: agent.trusted,
+    initialize: () => agent.initialize(),
+    shutdown: () => agent.shutdown(),
+    execute: (name, args, context) => agent.execute(name, args, context),
+    health: () => agent.health(),
+    observedHealth: () => agent.observedHealth(),
+    onToolsChanged: (listener) => agent.onToolsChanged(listener),
+    manifest() {
+      const manifest = agent.manifest();
+      return { ...manifest, tools: manifest.tools.filter((candidate) => candidate.name === tool) };
+    },
+  };
 }
 
 /** Options of {@link withOrchestrator}. */
@@ -43,6 +69,16 @@ export interface OrchestratorSessionOptions {
   tool?: string | undefined;
 }
 
+/** What {@link withOrchestrator} learned while setting up, for the work to act on. */
+export interface OrchestratorSession {
+  /**
+   * With `tool`: the MCP servers that all serve it, when more than one does. None of them is
+   * registered (the gateway and `runTurn` would serve neither), so the work should refuse the call
+   * with `sharedToolNameMessage`.
+   */
+  sharedBy: string[] | undefined;
+}
+
 /**
  * Runs `work` with an orchestrator built exactly as an agent runtime builds it: the installed
  * connectors as agents, the store as status source and proposal store. Started before, stopped
@@ -51,7 +87,7 @@ export interface OrchestratorSessionOptions {
 export async function withOrchestrator<T>(
   runtime: CliRuntime,
   options: OrchestratorSessionOptions,
-  work: (orchestrator: Orchestrator) => Promise<T>,
+  work: (orchestrator: Orchestrator, session: OrchestratorSession) => Promise<T>,
 ): Promise<T> {
   const { createOrchestrator } = await import('@patchbay/orchestrator');
   const connectors = await runtime.connectors();
@@ -64,23 +100,27 @@ export async function withOrchestrator<T>(
   });
   const tool = options.tool;
   const servesTool = tool !== undefined && orchestrator.getTool(tool) !== undefined;
-  if (options.mcpServers && !servesTool) {
-    const agents = await loadMcpAgents(runtime, options.mcpServers);
+  const session: OrchestratorSession = { sharedBy: undefined };
+  const agents = options.mcpServers && !servesTool ? await loadMcpAgents(runtime, options.mcpServers) : [];
+  let started = false;
+  try {
     if (tool === undefined) {
       for (const agent of agents) orchestrator.register(agent);
-    } else {
-      // A one-shot call starts only the server that serves the tool, not every configured one.
+    } else if (agents.length > 0) {
+      // A one-shot call starts only the servers that may serve the tool, not every configured one.
       const { startToolOwner } = await import('@patchbay/mcp');
-      const { owner } = await startToolOwner(agents, tool);
+      const { owner, owners } = await startToolOwner(agents, tool);
+      if (owners.length > 1) session.sharedBy = owners.map((agent) => agent.id);
       // No owner: register them all, so the answer is the gate's usual one (a server that is down,
       // with when it retries) rather than "no such tool" for a tool whose server failed to start.
-      for (const agent of owner ? [owner] : agents) orchestrator.register(agent);
+      else for (const agent of owner ? [owner] : agents) orchestrator.register(servingOnly(agent, tool));
     }
-  }
-  await orchestrator.start();
-  try {
-    return await work(orchestrator);
+    started = true;
+    await orchestrator.start();
+    return await work(orchestrator, session);
   } finally {
-    await orchestrator.stop();
+    // Also when registering or starting threw: a server started above must not outlive the command.
+    if (started) await orchestrator.stop();
+    await Promise.all(agents.map((agent) => agent.shutdown().catch(() => undefined)));
   }
 }

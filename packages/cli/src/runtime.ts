@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Connector } from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
-import { openStore, type PatchbayStore } from '@patchbay/store';
+import { databaseLocation, openStore, type PatchbayStore } from '@patchbay/store';
 import { CliError } from './cli-error.js';
 import { loadConfig, type PatchbayConfig } from './config.js';
 import { cliPackageDirectory, discoverConnectors } from './discover-connectors.js';
@@ -36,6 +36,7 @@ export class CliRuntime {
   private config: Promise<PatchbayConfig> | undefined;
   private discovered: Promise<Connector[]> | undefined;
   private readonly secrets = new Set<string>();
+  private readonly closeables = new Set<{ shutdown(): Promise<void> }>();
 
   constructor(
     readonly settings: RuntimeSettings,
@@ -66,10 +67,17 @@ export class CliRuntime {
   store(): PatchbayStore {
     const timeout = Number(this.settings.env.PATCHBAY_BUSY_TIMEOUT_MS);
     const url = this.settings.databaseUrl ?? (this.settings.env.PATCHBAY_DATABASE_URL || undefined);
+    // Checked before a relative path is made absolute: `postgress://…` must be refused, not become
+    // a new SQLite file named after it (the store's own rule, so both agree on what is accepted).
+    const location = url
+      ? databaseLocation(url, this.settings.databaseUrl ? '--database-url' : 'PATCHBAY_DATABASE_URL')
+      : undefined;
     // A database password is a secret like any other: never printed, even in an error.
-    if (url && /^postgres(ql)?:\/\//i.test(url)) this.addSecret(decodeURIComponent(new URL(url).password));
+    if (location?.kind === 'postgres') this.addSecret(decodeURIComponent(new URL(location.url).password));
     this.openedStore ??= openStore({
-      ...(url ? { url: /^postgres(ql)?:\/\//i.test(url) ? url : resolve(this.settings.cwd, url) } : {}),
+      ...(location
+        ? { url: location.kind === 'postgres' ? location.url : resolve(this.settings.cwd, location.path) }
+        : {}),
       home: this.settings.home,
       env: this.settings.env,
       ...(Number.isFinite(timeout) && timeout > 0 ? { busyTimeoutMs: timeout } : {}),
@@ -107,8 +115,19 @@ export class CliRuntime {
     throw new CliError('unknown_connector', `Unknown connector "${id}".${didYouMean(id, known)}${installed}`);
   }
 
-  /** Closes what was opened (a Postgres pool ends asynchronously). */
+  /**
+   * Shuts `agent` down when the command ends, however it ends: an MCP server's child process that
+   * is still running would keep `patchbay` from exiting after it printed its answer.
+   */
+  shutDownOnClose(agent: { shutdown(): Promise<void> }): void {
+    this.closeables.add(agent);
+  }
+
+  /** Shuts down the agents handed to {@link shutDownOnClose}, then closes the store (a Postgres pool ends asynchronously). */
   async close(): Promise<void> {
+    const agents = [...this.closeables];
+    this.closeables.clear();
+    await Promise.all(agents.map((agent) => agent.shutdown().catch(() => undefined)));
     await this.openedStore?.close();
   }
 }

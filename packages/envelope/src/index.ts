@@ -60,6 +60,7 @@ export {
   truncateForModel,
   type UserRenderOptions,
 } from './render.js';
+export { resultEnvelope } from './result-envelope.js';
 export {
   type EnvelopeContext,
   mayHaveTakenEffect,

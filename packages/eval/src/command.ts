@@ -1,11 +1,13 @@
 // The patchbay-eval command: parses its arguments, loads the config, and runs, checks or draws.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { baselines } from './agents/baselines.mjs';
+import { agentSpecOf } from './agents/model-from-env.mjs';
 import { configFileNames, EvalConfigError, loadEvalConfig, type ResolvedEvalConfig } from './config.js';
 import { loadScenarios } from './load-scenarios.mjs';
 import { runEval } from './run-eval.mjs';
-import { scenarioFormatMarkdown } from './scenario-schema.mjs';
+import { closestName, scenarioFormatMarkdown } from './scenario-schema.mjs';
 import { writeMatrix } from './write-matrix.mjs';
 
 /** Where the command writes its lines (the terminal by default; tests capture them). */
@@ -56,10 +58,16 @@ export async function runCommand(
   argv: readonly string[],
   { output = consoleOutput, cwd = process.cwd() }: { output?: CommandOutput; cwd?: string } = {},
 ): Promise<number> {
+  const flagProblem = flagProblemOf(argv);
+  if (flagProblem !== undefined) {
+    output.printError(`patchbay-eval: ${flagProblem} Run "patchbay-eval --help".`);
+    return 2;
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
+    // flagProblemOf catches what parseArgs refuses; this stays for anything a later Node adds.
     output.printError(`patchbay-eval: ${error instanceof Error ? error.message : String(error)}`);
     output.printError(usage);
     return 2;
@@ -123,6 +131,16 @@ export async function runCommand(
     output.printError(`patchbay-eval: --concurrency must be a positive integer, got "${values.concurrency}"`);
     return 2;
   }
+  if (values.baselines !== true) {
+    // A model that cannot run must stop the run before the first scenario: otherwise every scenario
+    // fails on the same missing key, the scripted ones pass for a model that never ran, and the
+    // summary.json written at the end is counted by the next `pnpm test`.
+    const problem = agentProblemOf(agentSpecOf(values.agent, config), agentSourceOf(values.agent));
+    if (problem !== undefined) {
+      output.printError(`patchbay-eval: ${problem} Nothing ran.`);
+      return 2;
+    }
+  }
   return runEval(config, {
     directory,
     filter: values.filter,
@@ -136,24 +154,97 @@ export async function runCommand(
   });
 }
 
+const options = {
+  config: { type: 'string' },
+  scenarios: { type: 'string' },
+  results: { type: 'string' },
+  filter: { type: 'string' },
+  agent: { type: 'string' },
+  baselines: { type: 'boolean' },
+  promptfoo: { type: 'boolean' },
+  json: { type: 'string' },
+  concurrency: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsOptionsConfig;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
+  return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+}
+
+/**
+ * The first unknown or malformed flag, in our words, as `patchbay` words it: Node's own parseArgs
+ * text quotes the flag unevenly and suggests `--` even for a typo. The close name comes from the
+ * same `closestName` the scenario files' "did you mean" uses.
+ */
+function flagProblemOf(argv: readonly string[]): string | undefined {
+  const known: Record<string, { type: 'string' | 'boolean' }> = options;
+  const { tokens } = parseArgs({
     args: [...argv],
+    options,
+    strict: false,
     allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: 'string' },
-      scenarios: { type: 'string' },
-      results: { type: 'string' },
-      filter: { type: 'string' },
-      agent: { type: 'string' },
-      baselines: { type: 'boolean' },
-      promptfoo: { type: 'boolean' },
-      json: { type: 'string' },
-      concurrency: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    tokens: true,
   });
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = Object.hasOwn(known, token.name) ? known[token.name] : undefined;
+    if (option === undefined) {
+      const meant = token.rawName.startsWith('--')
+        ? closestName(
+            token.rawName,
+            Object.keys(known).map((name) => `--${name}`),
+          )
+        : undefined;
+      return `unknown option ${token.rawName}.${meant === undefined ? '' : ` Did you mean ${meant}?`}`;
+    }
+    if (option.type === 'string' && token.value === undefined)
+      return `${token.rawName} needs a value, as in ${token.rawName} <value>.`;
+    if (option.type === 'boolean' && token.inlineValue) return `${token.rawName} takes no value.`;
+  }
+  return undefined;
+}
+
+/** Where the agent spec came from, for messages: the flag, the environment or the config. */
+function agentSourceOf(explicit: string | undefined): string {
+  if (explicit !== undefined && explicit !== '') return '--agent';
+  if (process.env.PATCHBAY_EVAL_MODEL) return 'PATCHBAY_EVAL_MODEL';
+  return "the config's model";
+}
+
+/** The API key each hosted provider reads; a run without it could only fail every scenario. */
+const providerKeys: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const providers = ['openai', 'anthropic', 'ollama'];
+
+/**
+ * Why the agent `spec` cannot run, or undefined when it can: a malformed or unknown spec, or a
+ * hosted provider whose key is not in the environment. The forms are those `modelFromSpec` accepts.
+ */
+function agentProblemOf(spec: string, source: string): string | undefined {
+  if (spec === '' || Object.hasOwn(baselines, spec)) return undefined;
+  const forms = `openai:<model>, anthropic:<model>, ollama:<model>, <base URL>|<model>, reference or a baseline (${Object.keys(baselines).join(', ')})`;
+  const named = `${source} is "${spec}"`;
+  if (spec.includes('|')) {
+    const [baseUrl = '', modelId = ''] = spec.split('|');
+    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol) || modelId === '')
+      return `${named}: an OpenAI-compatible server is written <base URL>|<model>, as in http://localhost:8000/v1|qwen3.`;
+    return undefined;
+  }
+  const separator = spec.indexOf(':');
+  const provider = separator < 1 ? undefined : spec.slice(0, separator);
+  if (provider !== undefined && spec.slice(separator + 1) === '')
+    return `${named}: no model after "${provider}:", as in openai:gpt-4.1-mini. Expected ${forms}.`;
+  if (provider === undefined) {
+    const meant = closestName(spec, [...providers.map((name) => `${name}:`), ...Object.keys(baselines)]);
+    return `${named}, not an agent.${meant === undefined ? '' : ` Did you mean ${meant}?`} Expected ${forms}.`;
+  }
+  if (!providers.includes(provider)) {
+    const meant = closestName(provider, providers);
+    return `${named}: unknown provider "${provider}".${meant === undefined ? '' : ` Did you mean ${meant}:?`} Expected ${forms}.`;
+  }
+  const key = providerKeys[provider];
+  if (key !== undefined && !process.env[key])
+    return `${named}, which needs ${key} in the environment, and it is not set. Set it, or run without ${source} for the offline reference agent.`;
+  return undefined;
 }
 
 async function printMatrix(results: string, output: CommandOutput): Promise<void> {

@@ -126,9 +126,11 @@ describe('patchbay-eval in a team’s repository (examples/eval-own-agent)', () 
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('nowhere.config.mjs');
     expect(missing.stderr).toContain('no such file');
-    const unknown = run(['run', '--agnet', 'reference']);
+    const unknown = run(['run', '--concurency', '2']);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--agnet'/);
+    expect(unknown.stderr).toBe(
+      'patchbay-eval: unknown option --concurency. Did you mean --concurrency? Run "patchbay-eval --help".\n',
+    );
   });
 
   it('catches a leak of the credentials a config of its own hands out (not the default pattern)', {

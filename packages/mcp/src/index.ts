@@ -31,9 +31,17 @@ export {
   type McpAgentOptions,
 } from './client/mcp-agent.js';
 export { type McpOAuthOptions, type McpOAuthStore, setupCommandFor } from './client/oauth-provider.js';
+export { sharedToolNameMessage } from './client/shared-tool-name.js';
 export type { McpServerFailure } from './client/start-failure.js';
 export type { McpAgentTool } from './client/tool-mapping.js';
 export { ownerCandidates, startToolOwner, type ToolOwnerSearch } from './client/tool-owner.js';
+export {
+  type DroppedTool,
+  type DroppedToolReason,
+  type ScreenedTools,
+  screenUpstreamTools,
+  upstreamToolLimits,
+} from './client/upstream-tool-limits.js';
 export {
   connectorStatusPromptName,
   connectorStatusResourceUri,

@@ -37,8 +37,10 @@ export {
 } from './server/in-process-agent.js';
 export { createMemoryServer, type MemoryServerOptions } from './server/memory-server.js';
 export {
+  type ForgettingMemoryStore,
   type MemoryToolDefinition,
   type MemoryToolName,
+  memoryLimits,
   memoryToolNames,
   memoryTools,
 } from './server/memory-tools.js';

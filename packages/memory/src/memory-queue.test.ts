@@ -181,7 +181,8 @@ describe('turnMemory in the background', () => {
       background: { retry: retryFast },
     });
     cleanups.push(() => memory.queue?.close());
-    for (let index = 1; index <= 3; index += 1) await memory.record('thread-1', say(`fact ${index}`));
+    for (let index = 1; index <= 3; index += 1)
+      await memory.record('alice', 'thread-1', say(`fact ${index}`));
     expect(model.calls.length).toBeLessThan(4);
     await memory.queue?.idle();
     const written = world.methods().filter((name) => name === 'addEntry' || name === 'putContext');

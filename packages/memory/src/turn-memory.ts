@@ -48,8 +48,15 @@ export interface TurnMemoryOptions {
 export interface TurnMemory {
   /** The context of the previous sessions; throws when memory is unavailable (the turn records it and goes on). */
   context(subject: string, threadId: string, options?: { signal?: AbortSignal }): Promise<string | undefined>;
-  /** Hands one message to the thread's invoker (`processMessage`, flushing on its cadence). */
-  record(threadId: string, message: { role: 'user' | 'assistant'; content: string }): Promise<void>;
+  /**
+   * Hands one of `subject`'s messages to the thread's invoker (`processMessage`, flushing on its
+   * cadence); throws `invalid_arguments`, writing nothing, when `subject` is not the adapter's.
+   */
+  record(
+    subject: string,
+    threadId: string,
+    message: { role: 'user' | 'assistant'; content: string },
+  ): Promise<void>;
   /** The invoker of a thread, created once: `startSession` / `endSession` (the final flush) are the caller's. */
   invoker(threadId: string): MemoryInvoker;
   /** Memory tools the turn does not offer the chat model (the writes, unless `chatTools: 'all'`). */
@@ -58,13 +65,27 @@ export interface TurnMemory {
   readonly queue?: MemoryQueue;
 }
 
+/**
+ * The one check every read and write passes: the adapter serves the subject it was made for, so a
+ * turn for another subject can neither read this memory nor write its messages into it.
+ */
+function requireOwnSubject(own: string, subject: string, action: 'read' | 'written'): void {
+  if (subject !== own) {
+    throw new PatchbayError(
+      'invalid_arguments',
+      `This memory belongs to another subject; it is not ${action}.`,
+    );
+  }
+}
+
 const isQueue = (value: object): value is MemoryQueue =>
   typeof (value as Partial<MemoryQueue>).enqueue === 'function';
 
 /**
  * Connects memory to the agent turn: `context` reads the current context through the gate
- * (`readMemoryForTurn`), `record` feeds the thread's invoker. A turn for another subject is refused,
- * so one subject's memory never reaches another's prompt.
+ * (`readMemoryForTurn`), `record` feeds the thread's invoker. Both take the turn's subject and refuse
+ * any other, so one subject's memory never reaches another's prompt and another's messages never
+ * reach this memory.
  */
 export function turnMemory(options: TurnMemoryOptions): TurnMemory {
   const invokers = new Map<string, MemoryInvoker>();
@@ -105,12 +126,7 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
     withheldTools,
     ...(queue ? { queue } : {}),
     async context(subject, _threadId, callOptions) {
-      if (subject !== options.subject) {
-        throw new PatchbayError(
-          'invalid_arguments',
-          'This memory belongs to another subject; it is not read.',
-        );
-      }
+      requireOwnSubject(options.subject, subject, 'read');
       const read = await readMemoryForTurn({
         orchestrator: options.orchestrator,
         subject,
@@ -123,7 +139,8 @@ export function turnMemory(options: TurnMemoryOptions): TurnMemory {
         throw new PatchbayError('upstream_error', `memory unavailable: ${read.reason}`);
       return read.context;
     },
-    async record(threadId, message) {
+    async record(subject, threadId, message) {
+      requireOwnSubject(options.subject, subject, 'written');
       if (queue) await queue.enqueue(threadId, message);
       else await invoker(threadId).processMessage(message.role, message.content);
     },

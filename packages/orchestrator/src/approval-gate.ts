@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Proposal } from '@patchbay/connector';
 import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { argsHash } from './args-hash.js';
-import type { CallState, GateContext } from './gate-context.js';
+import { type CallState, cancelledBeforeStart, type GateContext } from './gate-context.js';
 import { type ProposalProblem, problemEnvelope, problemOf, voidProposal } from './proposal-checks.js';
 import { proposalMac, verifyProposal } from './proposal-mac.js';
 import type { ToolEntry } from './registry.js';
@@ -13,6 +13,8 @@ async function newProposal(
   entry: ToolEntry,
   hash: string,
 ): Promise<Envelope> {
+  // Cancelled while the gate read its stores: no person is asked about a call nobody waits for.
+  if (call.signal?.aborted) return cancelledBeforeStart();
   const proposal: Proposal = {
     id: `prop_${randomBytes(16).toString('base64url')}`,
     subject: call.subject,
@@ -38,6 +40,24 @@ async function newProposal(
   });
 }
 
+/** Orchestrators that already warned about a store keeping used approvals' MACs. */
+const warnedOfKeptApprovals = new WeakSet<GateContext>();
+
+/**
+ * Records a consumed approval as used. A store that still shows the approval's MAC on the executed
+ * row (written against the port before it said to drop it) lets a writer to its database replay the
+ * call by setting `state` back to `approved` once this process is gone: said once per orchestrator.
+ */
+function recordUse(context: GateContext, approved: Proposal, consumed: Proposal): void {
+  context.usedApprovals.record(approved);
+  if (consumed.approvalMac === undefined || warnedOfKeptApprovals.has(context)) return;
+  warnedOfKeptApprovals.add(context);
+  context.log.warn(
+    { proposal_id: consumed.id },
+    'the proposal store keeps the approval MAC of an executed proposal: this process refuses to run it again, but after a restart a database edit could (ProposalStore.transition to executed must clear approvalMac)',
+  );
+}
+
 /** Consumes the approval `executeProposal` named, after checking it still authorises this call. */
 async function consumeNamed(
   context: GateContext,
@@ -58,6 +78,7 @@ async function consumeNamed(
     return failure('conflict', {
       userMessage: 'This proposal was already used or is no longer approved.',
     });
+  recordUse(context, proposal, consumed);
   call.consumed = consumed;
   return undefined;
 }
@@ -65,14 +86,19 @@ async function consumeNamed(
 /**
  * The approval step. Returns undefined when the call may run (its approval consumed with a
  * compare-and-set and recorded in `call.consumed`), else the envelope to answer with: a new or
- * still pending proposal, a rejection, or a conflict. Stored proposals count only when their MACs
- * verify: a row edited in the database (arguments, subject, tool, approval) authorises nothing.
+ * still pending proposal, a rejection, a conflict, or the cancellation of a call whose caller gave
+ * up before it got here (it touches no proposal). Stored proposals count only when their MACs
+ * verify: a row edited in the database (arguments, subject, tool, approval, an executed row set
+ * back to approved) authorises nothing.
  */
 export async function approvalGate(
   context: GateContext,
   call: CallState,
   entry: ToolEntry,
 ): Promise<Envelope | undefined> {
+  // Routing checked the signal, but the status and validation steps awaited since: a call cancelled
+  // meanwhile neither uses an approval nor leaves a pending proposal for a person to find.
+  if (call.signal?.aborted) return cancelledBeforeStart();
   const { proposals: store, log } = context;
   const hash = argsHash(call.args);
   if (call.proposal) return consumeNamed(context, call, entry, call.proposal, hash);
@@ -94,6 +120,7 @@ export async function approvalGate(
     // Compare-and-set: of two concurrent executions only one moves it to executed.
     const consumed = await store.transition(approved.id, 'approved', 'executed', { at: at() });
     if (consumed) {
+      recordUse(context, approved, consumed);
       log.info(
         { correlation_id: call.correlationId, tool: call.name, proposal_id: approved.id },
         'running approved proposal',

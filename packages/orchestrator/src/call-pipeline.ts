@@ -11,7 +11,14 @@ import {
 } from '@patchbay/connector';
 import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { approvalGate } from './approval-gate.js';
-import { type CallState, errorMessage, type GateContext, noSecrets, secretsFor } from './gate-context.js';
+import {
+  type CallState,
+  cancelledBeforeStart,
+  errorMessage,
+  type GateContext,
+  noSecrets,
+  secretsFor,
+} from './gate-context.js';
 import type { Instruments } from './observability.js';
 import { reopenProposal } from './proposal-checks.js';
 import type { ToolEntry } from './registry.js';
@@ -36,10 +43,6 @@ const expectedOutcomes: ReadonlySet<string> = new Set([
   'approval_required',
 ]);
 // Stryker restore ArrayDeclaration,StringLiteral
-
-function cancelledBeforeStart(): Envelope {
-  return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
-}
 
 /** What an agent's own tool is given: no credentials, no scopes. */
 const noGrant: RunGrant = Object.freeze({});

@@ -1,5 +1,5 @@
 import { type JsonSchema, questionForField, type ToolEffect } from '@patchbay/connector';
-import { type Envelope, isEnvelope, PatchbayError, success, toEnvelope } from '@patchbay/envelope';
+import { type Envelope, PatchbayError, resultEnvelope, toEnvelope } from '@patchbay/envelope';
 import { z } from 'zod';
 import type { Agent, AgentTool } from './agent.js';
 import { annotationsForEffect } from './connector-agent.js';
@@ -127,7 +127,8 @@ export function fromFunction<Input extends z.ZodType, Output>(
           signal: context.signal,
           correlationId: context.correlationId,
         });
-        return isEnvelope(result) ? result : success(result);
+        // A failure returned in seed 000's shape (no `retryable`) is a failure, not data.
+        return resultEnvelope(result);
       } catch (error) {
         return toEnvelope(error, envelopeContext);
       }

@@ -7,11 +7,13 @@ import type {
   StatusSource,
 } from '@patchbay/connector';
 import { secretCredentialValues } from '@patchbay/connector';
+import { type Envelope, failure } from '@patchbay/envelope';
 import type { Logger } from 'pino';
 import type { CallProgress } from './agent.js';
 import type { Deadlines } from './deadlines.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
 import type { ToolRegistry } from './registry.js';
+import type { UsedApprovals } from './used-approvals.js';
 
 /** Time limits of the gate, resolved from the options with their defaults. */
 export interface GateLimits {
@@ -57,6 +59,8 @@ export interface GateContext {
   readonly proposalKey: () => Uint8Array;
   /** Every key a stored proposal may verify with: the signing key, then keys of before a rotation. */
   readonly proposalKeys: () => readonly Uint8Array[];
+  /** Approvals this gate used: a stored row carrying one again was restored behind the gate's back. */
+  readonly usedApprovals: UsedApprovals;
 }
 
 /** One tool call on its way through the gate. */
@@ -90,6 +94,11 @@ export function secretsFor(
     credentials,
     connectorId === undefined ? undefined : context.secretFields[connectorId],
   );
+}
+
+/** The answer to a call its caller cancelled before it started (before routing, approval or the run). */
+export function cancelledBeforeStart(): Envelope {
+  return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
 }
 
 /** The message of anything thrown, for logs (redact it before logging). */

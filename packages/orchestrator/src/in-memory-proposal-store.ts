@@ -35,6 +35,9 @@ export function createInMemoryProposalStore(): ProposalStore {
         if (decision.decidedBy !== undefined) next.decidedBy = decision.decidedBy;
         if (decision.reason !== undefined) next.reason = decision.reason;
         if (to === 'approved' && decision.approvalMac !== undefined) next.approvalMac = decision.approvalMac;
+      } else if (to === 'executed') {
+        // Used up: an executed row keeps no approval that an edit of its state could bring back.
+        delete next.approvalMac;
       } else if (to === 'pending') {
         // Approvable again: no earlier decision may count for it.
         delete next.decidedAt;

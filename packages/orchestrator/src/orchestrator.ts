@@ -28,6 +28,7 @@ import { createInstruments, orchestratorLogger } from './observability.js';
 import { minimumProposalKeyLength, randomProposalKey } from './proposal-mac.js';
 import { createProposalsApi } from './proposals-api.js';
 import { type ToolConflict, ToolRegistry } from './registry.js';
+import { createUsedApprovals } from './used-approvals.js';
 
 export type { OrchestratorHealth, OrchestratorStopReport, ShutdownFailure } from './agent-lifecycle.js';
 export type { ToolConflict } from './registry.js';
@@ -223,13 +224,15 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
   checkApprovalPolicy(options.approvals);
   const proposalStore = options.proposals ?? createInMemoryProposalStore();
   const orchestratorLog = orchestratorLogger(options.logger);
+  const now = options.now ?? (() => new Date());
+  const approvalTtlMs = options.approvalTtlMs ?? 15 * 60_000;
   let proposalKey: Uint8Array | undefined;
   let proposalKeys: readonly Uint8Array[] | undefined;
   const context: GateContext = {
     statusSource: options.statusSource,
     proposals: proposalStore,
     log: orchestratorLog,
-    now: options.now ?? (() => new Date()),
+    now,
     registry: new ToolRegistry(options.approvals),
     validator: new JsonSchemaValidator(),
     setupUrls: {},
@@ -242,7 +245,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       startTimeoutMs: options.startTimeoutMs ?? 30_000,
       defaultRetryAfterS: options.defaultRetryAfterS ?? 60,
       proposalTtlMs: options.proposalTtlMs ?? 24 * 60 * 60_000,
-      approvalTtlMs: options.approvalTtlMs ?? 15 * 60_000,
+      approvalTtlMs,
     },
     deadlines: createDeadlines(),
     audit: options.audit,
@@ -257,6 +260,7 @@ export function createOrchestrator(options: OrchestratorOptions): Orchestrator {
       ];
       return proposalKeys;
     },
+    usedApprovals: createUsedApprovals(now, approvalTtlMs),
   };
   const instruments = createInstruments(options.meter, options.tracer);
   const run = (call: CallState) => runCall(context, instruments, call);

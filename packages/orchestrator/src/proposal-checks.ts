@@ -19,6 +19,8 @@ export function problemOf(
   entry?: ToolEntry,
 ): ProposalProblem | undefined {
   if (!verifyProposal(context.proposalKeys(), proposal)) return 'tampered';
+  // Verifies, yet this gate already ran on this approval: the row was put back as it was before.
+  if (proposal.state === 'approved' && context.usedApprovals.has(proposal.approvalMac)) return 'tampered';
   const now = context.now().getTime();
   const { proposalTtlMs, approvalTtlMs } = context.limits;
   if (proposal.state === 'pending' && now - Date.parse(proposal.createdAt) > proposalTtlMs) return 'expired';
@@ -39,7 +41,8 @@ export function problemOf(
 /**
  * Moves an open proposal to `expired` (compare-and-set from the state it was read in). A tampered
  * one is also logged as a warning and written to the audit sink: someone with write access to the
- * proposal store changed what a person approved or would approve.
+ * proposal store changed what a person approved or would approve, or put back an approval that was
+ * already used (`reason: 'approval_already_used'`).
  */
 export async function voidProposal(
   context: GateContext,
@@ -52,15 +55,22 @@ export async function voidProposal(
     at: context.now().toISOString(),
   });
   if (problem !== 'tampered') return;
+  const replayed = proposal.state === 'approved' && context.usedApprovals.has(proposal.approvalMac);
   // The row's fields are what the tamperer wrote: logged to find it, never trusted.
   const fields = {
     proposal_id: proposal.id,
     tool: proposal.tool,
     subject: proposal.subject,
     state: proposal.state,
+    ...(replayed ? { reason: 'approval_already_used' } : {}),
     ...(correlationId !== undefined ? { correlation_id: correlationId } : {}),
   };
-  log.warn(fields, 'proposal refused: it was changed after it was made (MAC mismatch)');
+  log.warn(
+    fields,
+    replayed
+      ? 'proposal refused: it was changed after it was made (its approval was already used; the row was restored)'
+      : 'proposal refused: it was changed after it was made (MAC mismatch)',
+  );
   try {
     await context.audit?.append({ event: 'proposal_tampered', ...fields });
   } catch (error) {
@@ -114,6 +124,8 @@ export async function reopenProposal(
   const reopened = await context.proposals.transition(proposal.id, from, 'pending', {
     at: context.now().toISOString(),
   });
+  // The gate gives back an approval it consumed but never ran on: a person approves the call anew.
+  if (reopened && from === 'executed') context.usedApprovals.forget(proposal.id);
   if (reopened) {
     context.log.info(
       {

@@ -1,4 +1,5 @@
 export { patchbayApplicationId } from './database-file.js';
+export { acceptedDatabaseUrls, type DatabaseLocation, databaseLocation } from './database-url.js';
 export {
   type Keyring,
   type KeyringKey,
@@ -9,6 +10,7 @@ export {
   type RotateSecretKeyOptions,
   type RotationReport,
 } from './keyring.js';
+export { memoryLimits } from './memory-sealing.js';
 export { type Migration, migrate, migrations } from './migrations.js';
 export type { AsyncCommit } from './open-postgres-store.js';
 export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
@@ -29,6 +31,7 @@ export type {
   AuditLog,
   AuditRecord,
   ConnectionSummary,
+  ForgettingMemoryStore,
   PatchbayStore,
   PatchbayThreadStore,
   PolicyRule,

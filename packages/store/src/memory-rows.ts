@@ -6,7 +6,8 @@ import type {
   MemoryVault,
   NewMemoryEntry,
 } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
+import { PatchbayError, redactString } from '@patchbay/envelope';
+import { checkContextSize, checkEntrySize, redactEntry } from './memory-sealing.js';
 
 // Rows and checks shared by the SQLite and Postgres memory stores: the same tables and columns on
 // both, so one mapper reads either.
@@ -139,7 +140,10 @@ export function newMemoryRow(
   };
 }
 
-/** A new entry's row, its subject, raw text and summary checked and its tags as JSON. */
+/**
+ * A new entry's row: its subject, raw text, summary and sizes checked, its tags as JSON, and every
+ * secret removed (the envelope's redaction) before anything can be stored.
+ */
 export function newEntryRow(
   subject: string,
   vaultId: string,
@@ -149,21 +153,31 @@ export function newEntryRow(
   requireText(subject, 'subject');
   requireText(entry.rawEntry, 'raw_entry');
   requireText(entry.summary, 'summary');
-  return {
+  const tags = tagsOf(entry.tags);
+  checkEntrySize({ ...entry, tags: JSON.parse(tags) as Record<string, string> });
+  return redactEntry({
     id: randomUUID(),
     vault_id: vaultId,
     memory_id: memoryId,
     raw_entry: entry.rawEntry,
     summary: entry.summary,
-    tags: tagsOf(entry.tags),
+    tags,
     created_at: new Date().toISOString(),
-  };
+  });
 }
 
-/** `content` of a context must be a string (it may be empty). */
-export function requireContent(content: unknown): void {
+/** `content` of a context must be a string (it may be empty) within the size bound. */
+export function requireContent(content: unknown): asserts content is string {
   if (typeof content !== 'string') throw new PatchbayError('invalid_arguments', 'content must be a string.');
+  checkContextSize(content);
 }
+
+/** A context's content as it may be stored: secrets removed, like an envelope's text. */
+export const redactContent = (content: string): string => redactString(content);
+
+/** The answer for an entry the subject does not have in that memory. */
+export const entryNotFound = (entryId: string) =>
+  new PatchbayError('not_found', `No entry with id "${entryId}".`);
 
 /** The answer for a vault the subject does not have. */
 export const vaultNotFound = (vaultId: string) =>

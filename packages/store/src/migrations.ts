@@ -231,6 +231,39 @@ export const migrations: readonly Migration[] = [
     // authenticates them opens them.
     sql: 'ALTER TABLE connections ADD COLUMN key_id TEXT;',
   },
+  {
+    version: 9,
+    name: 'memory_sealed',
+    // Memory rows are sealed like credentials (memory-sealing.ts): the text, summary, tags and
+    // context content move into one sealed value with its key id, and the clear columns keep
+    // placeholders. The FTS5 index held every word in clear, so it goes; search ranks opened
+    // entries in process (memory-search.ts). Rows from before are sealed by the memory store on its
+    // first use (it needs the key, which a migration has not). Updates may re-seal a row (a key
+    // rotation) but never move it to another subject, memory or time; deletes forget an entry.
+    sql: `
+      DROP TRIGGER memory_entries_index;
+      DROP TABLE memory_entries_fts;
+      DROP TRIGGER memory_entries_no_update;
+      ALTER TABLE memory_entries ADD COLUMN sealed BLOB;
+      ALTER TABLE memory_entries ADD COLUMN key_id TEXT;
+      ALTER TABLE memory_contexts ADD COLUMN sealed BLOB;
+      ALTER TABLE memory_contexts ADD COLUMN key_id TEXT;
+      CREATE TRIGGER memory_entries_no_move BEFORE UPDATE ON memory_entries
+        WHEN NEW.id IS NOT OLD.id OR NEW.subject IS NOT OLD.subject OR NEW.vault_id IS NOT OLD.vault_id
+          OR NEW.memory_id IS NOT OLD.memory_id OR NEW.created_at IS NOT OLD.created_at
+          OR NEW.seq IS NOT OLD.seq OR (OLD.sealed IS NOT NULL AND NEW.sealed IS NULL)
+          OR ((NEW.raw_entry IS NOT OLD.raw_entry OR NEW.summary IS NOT OLD.summary OR NEW.tags IS NOT OLD.tags)
+            AND NOT (OLD.sealed IS NULL AND NEW.sealed IS NOT NULL))
+        BEGIN SELECT RAISE(ABORT, 'memory entries are append-only'); END;
+    `,
+  },
+  {
+    version: 10,
+    name: 'executed_proposals_drop_approval',
+    // Executing a proposal now drops its approval MAC, so a row edited back to approved no longer
+    // verifies. Rows executed before kept theirs: drop it, or such a row could still be replayed.
+    sql: "UPDATE proposals SET approval_mac = NULL WHERE state = 'executed';",
+  },
 ];
 
 /**

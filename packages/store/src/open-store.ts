@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openStoreDatabase } from './database-file.js';
+import { databaseLocation } from './database-url.js';
 import { defaultHome } from './home.js';
 import { previousKeys } from './keyring.js';
 import { migrate } from './migrations.js';
-import { type AsyncCommit, createPostgresStore, isPostgresUrl } from './open-postgres-store.js';
+import { type AsyncCommit, createPostgresStore } from './open-postgres-store.js';
 import { allowInsecureKeyFileEnv, resolveSecretKey } from './secret-key.js';
 import { retryWhileBusy } from './sqlite-database.js';
 import { SqliteHandle } from './sqlite-handle.js';
@@ -13,14 +14,15 @@ import type { PatchbayStore } from './store.js';
 
 export { defaultHome } from './home.js';
 
-/** Environment variable naming the database: a `postgres://` URL, or a SQLite file path. */
+/** Environment variable naming the database: a `postgres://` URL, or a SQLite file path or `file:` URL. */
 export const databaseUrlEnv = 'PATCHBAY_DATABASE_URL';
 
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
   /**
    * Which database: a `postgres://` (or `postgresql://`) URL opens the Postgres store (needs the
-   * `pg` package), anything else is a SQLite file path. Default `PATCHBAY_DATABASE_URL`, else the
+   * `pg` package), a file path or `file:` URL a SQLite file; any other scheme (`mysql:`, a misspelt
+   * `postgress:`) is refused with `invalid_arguments`. Default `PATCHBAY_DATABASE_URL`, else the
    * SQLite file `path` or `<home>/patchbay.db`.
    */
   url?: string;
@@ -78,10 +80,15 @@ export interface OpenStoreOptions {
 export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
   const environment = options.env ?? process.env;
   const home = options.home ? resolve(options.home) : defaultHome(environment);
-  const url = options.url ?? (options.path ? undefined : environment[databaseUrlEnv] || undefined);
-  if (url !== undefined && isPostgresUrl(url)) {
+  const fromEnvironment = options.url === undefined && !options.path;
+  const url = options.url ?? (fromEnvironment ? environment[databaseUrlEnv] || undefined : undefined);
+  const location =
+    url === undefined
+      ? undefined
+      : databaseLocation(url, fromEnvironment ? `The database URL in ${databaseUrlEnv}` : 'The database URL');
+  if (location?.kind === 'postgres') {
     return createPostgresStore({
-      url,
+      url: location.url,
       home,
       env: environment,
       ...(options.secretKey !== undefined ? { secretKey: options.secretKey } : {}),
@@ -97,7 +104,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
         : {}),
     });
   }
-  const path = resolve(url ?? options.path ?? join(home, 'patchbay.db'));
+  const path = resolve(location?.path ?? options.path ?? join(home, 'patchbay.db'));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const database = openStoreDatabase(path, busyTimeoutMs);

@@ -56,7 +56,8 @@ export class PostgresProposalStore implements ProposalStore {
   /**
    * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Decision fields
    * are written only by a decision (`approved`, `rejected`) and cleared by a return to `pending`;
-   * executing or expiring keeps them.
+   * executing or expiring keeps them, except that executing drops the approval's MAC: a used
+   * approval leaves nothing in the row that setting `state` back to `approved` would revive.
    */
   async transition(
     id: string,
@@ -88,7 +89,9 @@ export class PostgresProposalStore implements ProposalStore {
             [to, id, from],
           )
         : await this.handle.query<ProposalRow>(
-            'UPDATE proposals SET state = $1 WHERE id = $2 AND state = $3 RETURNING *',
+            to === 'executed'
+              ? 'UPDATE proposals SET state = $1, approval_mac = NULL WHERE id = $2 AND state = $3 RETURNING *'
+              : 'UPDATE proposals SET state = $1 WHERE id = $2 AND state = $3 RETURNING *',
             [to, id, from],
           );
     return rows.length === 1 ? toProposal(rows[0]!) : undefined;

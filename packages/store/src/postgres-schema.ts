@@ -236,4 +236,40 @@ export const postgresMigrations: readonly Migration[] = [
         END $$;
     `,
   },
+  {
+    version: 6,
+    name: 'memory_sealed',
+    // As SQLite's step 9: memory rows sealed like credentials (memory-sealing.ts), their clear
+    // columns left with placeholders. The generated tsvector held every word in clear, so it goes
+    // (its GIN index with it); search ranks opened entries in process (memory-search.ts). Rows from
+    // before are sealed by the memory store on first use. An update may re-seal a row (a key
+    // rotation) but never move it to another subject, memory or time.
+    sql: `
+      ALTER TABLE memory_entries DROP COLUMN search;
+      DROP TRIGGER memory_entries_no_update ON memory_entries;
+      ALTER TABLE memory_entries ADD COLUMN sealed BYTEA, ADD COLUMN key_id TEXT;
+      ALTER TABLE memory_contexts ADD COLUMN sealed BYTEA, ADD COLUMN key_id TEXT;
+      CREATE OR REPLACE FUNCTION memory_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.id IS DISTINCT FROM OLD.id OR NEW.subject IS DISTINCT FROM OLD.subject
+            OR NEW.vault_id IS DISTINCT FROM OLD.vault_id OR NEW.memory_id IS DISTINCT FROM OLD.memory_id
+            OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.seq IS DISTINCT FROM OLD.seq
+            OR (OLD.sealed IS NOT NULL AND NEW.sealed IS NULL)
+            OR ((NEW.raw_entry IS DISTINCT FROM OLD.raw_entry OR NEW.summary IS DISTINCT FROM OLD.summary
+                 OR NEW.tags IS DISTINCT FROM OLD.tags)
+                AND NOT (OLD.sealed IS NULL AND NEW.sealed IS NOT NULL)) THEN
+            RAISE EXCEPTION 'memory entries are append-only' USING ERRCODE = 'insufficient_privilege';
+          END IF;
+          RETURN NEW;
+        END $$;
+      CREATE TRIGGER memory_entries_no_move BEFORE UPDATE ON memory_entries
+        FOR EACH ROW EXECUTE FUNCTION memory_entries_append_only();
+    `,
+  },
+  {
+    version: 7,
+    name: 'executed_proposals_drop_approval',
+    // As SQLite's step 10: rows executed before executing dropped the approval MAC lose it now.
+    sql: "UPDATE proposals SET approval_mac = NULL WHERE state = 'executed';",
+  },
 ];

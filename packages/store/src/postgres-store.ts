@@ -62,7 +62,7 @@ export class PostgresStore implements PatchbayStore {
   readonly proposals: PostgresProposalStore;
   readonly audit: PostgresAuditLog;
   readonly threads: PostgresThreadStore;
-  /** Long-term memory on Postgres text search (seed 002), as SQLite's on FTS5. */
+  /** Long-term memory (seed 002), sealed and searched as SQLite's. */
   readonly memory: PostgresMemoryStore;
   private ring: Keyring | undefined;
   private proposalKey: Buffer | undefined;
@@ -105,7 +105,10 @@ export class PostgresStore implements PatchbayStore {
       options.maxThreadMessageChars,
       options.relaxedThreadCommit ?? false,
     );
-    this.memory = new PostgresMemoryStore(handle);
+    this.memory = new PostgresMemoryStore(handle, {
+      current: () => this.key(),
+      all: async () => ringKeys(this.ring ?? (await this.keyring())),
+    });
   }
 
   /** The database URL without its password, and the schema. */
@@ -220,6 +223,11 @@ export class PostgresStore implements PatchbayStore {
       rotated += count;
       await options.afterBatch?.({ rotated });
     }
+    // Memory rows are sealed with the same key: re-sealed too (not counted in `rotated`, which
+    // counts credentials), before the key check moves, so no row is left that only the old key opens.
+    let resealed: number;
+    do resealed = await this.memory.resealBatch(target, keys, batchSize);
+    while (resealed > 0);
     await this.handle.query(
       'INSERT INTO store_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       [keyCheckName, packSealed(seal(target.key, keyCheckPlaintext, keyCheckName))],

@@ -62,4 +62,29 @@ describe('SQLite memory storage', () => {
       other.close();
     }
   });
+
+  it('re-seals entries and contexts in a key rotation: the new key alone reads them afterwards', async () => {
+    const harness = await sqliteMemory();
+    opened.push(harness);
+    const vault = await harness.memory.createVault('alice', { title: 'v' });
+    const memory = await harness.memory.createMemory('alice', vault.id, { title: 'm', memoryType: 'CHAT' });
+    await harness.memory.addEntry('alice', vault.id, memory.id, {
+      rawEntry: 'kept through rotation',
+      summary: 's',
+    });
+    await harness.memory.putContext('alice', vault.id, memory.id, 'context through rotation');
+    const newKey = Buffer.alloc(32, 11).toString('base64');
+    await harness.store.rotateSecretKey(newKey);
+    const rotated: PatchbayStore = openStore({ home: harness.home, secretKey: newKey, env: {} });
+    try {
+      const [entry] = await rotated.memory.listEntries('alice', vault.id, memory.id);
+      expect(entry?.rawEntry).toBe('kept through rotation');
+      expect((await rotated.memory.getContext('alice', vault.id, memory.id))?.content).toBe(
+        'context through rotation',
+      );
+      expect((await rotated.memory.searchEntries('alice', { query: 'rotation' })).length).toBe(1);
+    } finally {
+      rotated.close();
+    }
+  });
 });

@@ -9,7 +9,7 @@ import type {
   MemoryVault,
   NewMemoryEntry,
 } from '@patchbay/connector';
-import { ftsQuery } from './fts-query.js';
+import type { KeyringKey } from './keyring.js';
 import {
   type ContextRow,
   clampLimit,
@@ -22,6 +22,7 @@ import {
   newEntryRow,
   newMemoryRow,
   newVaultRow,
+  redactContent,
   requireContent,
   requireText,
   titleTaken,
@@ -32,15 +33,91 @@ import {
   type VaultRow,
   vaultNotFound,
 } from './memory-rows.js';
+import {
+  clearPlaceholders,
+  openContext,
+  openEntry,
+  redactEntry,
+  sealContext,
+  sealEntry,
+} from './memory-sealing.js';
+import { rankEntries } from './memory-search.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 
+/** The keys of the SQLite store, read synchronously: the one that seals, and every one that opens. */
+export interface SqliteMemoryKeys {
+  current(): KeyringKey;
+  all(): readonly KeyringKey[];
+}
+
+type SealedEntryRow = EntryRow & { sealed: Uint8Array | null; key_id: string | null };
+type SealedContextRow = ContextRow & { sealed: Uint8Array | null; key_id: string | null; subject?: string };
+
+const sealedEntryColumns = `${entryColumns}, e.sealed, e.key_id`;
+
 /**
  * The {@link MemoryStore} port on the store's SQLite file. Every statement filters by subject, so
- * an id of another subject's vault, memory or entry is as unknown as one that never existed.
+ * an id of another subject's vault, memory or entry is as unknown as one that never existed. Entries
+ * and contexts are redacted and then sealed with the store's key (memory-sealing.ts); the file holds
+ * none of their words.
  */
 export class SqliteMemoryStore implements MemoryStore {
-  constructor(private readonly handle: SqliteHandle) {}
+  private legacySealed = false;
+
+  constructor(
+    private readonly handle: SqliteHandle,
+    private readonly keys: SqliteMemoryKeys,
+  ) {}
+
+  /**
+   * Seals rows written before memory was sealed (schema step 9), once per store: redacted first, as
+   * new rows are, so a token stored in clear by an older version is gone, not just encrypted.
+   */
+  private sealLegacyRows(): void {
+    if (this.legacySealed) return;
+    this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        const entries = this.handle
+          .prepare(`SELECT ${entryColumns}, e.subject FROM memory_entries e WHERE e.sealed IS NULL`)
+          .all() as unknown as (EntryRow & { subject: string })[];
+        const contexts = this.handle
+          .prepare('SELECT * FROM memory_contexts WHERE sealed IS NULL')
+          .all() as unknown as (ContextRow & { subject: string })[];
+        if (entries.length === 0 && contexts.length === 0) return;
+        const key = this.keys.current();
+        const updateEntry = this.handle.prepare(
+          'UPDATE memory_entries SET raw_entry = ?, summary = ?, tags = ?, sealed = ?, key_id = ? WHERE id = ?',
+        );
+        for (const { subject, ...row } of entries) {
+          const sealed = sealEntry(key, subject, redactEntry(row));
+          const { raw_entry, summary, tags } = clearPlaceholders;
+          updateEntry.run(raw_entry, summary, tags, sealed, key.id, row.id);
+        }
+        const updateContext = this.handle.prepare(
+          'UPDATE memory_contexts SET content = ?, sealed = ?, key_id = ? WHERE memory_id = ? AND version = ?',
+        );
+        for (const row of contexts) {
+          const version = Number(row.version);
+          const sealed = sealContext(key, row.subject, row.memory_id, version, redactContent(row.content));
+          updateContext.run(clearPlaceholders.content, sealed, key.id, row.memory_id, version);
+        }
+      }),
+    );
+    this.legacySealed = true;
+  }
+
+  private openEntries(subject: string, rows: readonly SealedEntryRow[]): MemoryEntry[] {
+    if (rows.length === 0) return [];
+    const keys = this.keys.all();
+    return rows.map((row) => toEntry(openEntry(keys, subject, row)));
+  }
+
+  private openContexts(subject: string, rows: readonly SealedContextRow[]): MemoryContext[] {
+    if (rows.length === 0) return [];
+    const keys = this.keys.all();
+    return rows.map((row) => toContext(openContext(keys, subject, row)));
+  }
 
   async createVault(subject: string, vault: { title: string; description?: string }): Promise<MemoryVault> {
     const row = newVaultRow(subject, vault);
@@ -162,15 +239,19 @@ export class SqliteMemoryStore implements MemoryStore {
     entry: NewMemoryEntry,
   ): Promise<MemoryEntry> {
     const row = newEntryRow(subject, vaultId, memoryId, entry);
+    this.sealLegacyRows();
+    const key = this.keys.current();
+    const sealed = sealEntry(key, subject, row);
+    const { raw_entry, summary, tags } = clearPlaceholders;
     this.handle.guard((database) =>
       immediateTransaction(database, () => {
         this.requireMemory(subject, vaultId, memoryId);
         this.handle
           .prepare(
-            `INSERT INTO memory_entries (id, subject, vault_id, memory_id, raw_entry, summary, tags, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO memory_entries (id, subject, vault_id, memory_id, raw_entry, summary, tags, created_at, sealed, key_id)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(row.id, subject, vaultId, memoryId, row.raw_entry, row.summary, row.tags, row.created_at);
+          .run(row.id, subject, vaultId, memoryId, raw_entry, summary, tags, row.created_at, sealed, key.id);
       }),
     );
     return toEntry(row);
@@ -184,6 +265,7 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<MemoryEntry[]> {
     requireText(subject, 'subject');
     this.requireMemory(subject, vaultId, memoryId);
+    this.sealLegacyRows();
     const limit = clampLimit(options.limit, defaultEntryLimit);
     const conditions = ['e.subject = ?', 'e.vault_id = ?', 'e.memory_id = ?'];
     const parameters: string[] = [subject, vaultId, memoryId];
@@ -199,12 +281,12 @@ export class SqliteMemoryStore implements MemoryStore {
       () =>
         this.handle
           .prepare(
-            `SELECT ${entryColumns} FROM memory_entries e WHERE ${conditions.join(' AND ')}
+            `SELECT ${sealedEntryColumns} FROM memory_entries e WHERE ${conditions.join(' AND ')}
              ORDER BY e.seq DESC LIMIT ${limit}`,
           )
-          .all(...parameters) as unknown as EntryRow[],
+          .all(...parameters) as unknown as SealedEntryRow[],
     );
-    return rows.map(toEntry);
+    return this.openEntries(subject, rows);
   }
 
   async getEntry(
@@ -214,16 +296,17 @@ export class SqliteMemoryStore implements MemoryStore {
     entryId: string,
   ): Promise<MemoryEntry | undefined> {
     requireText(subject, 'subject');
+    this.sealLegacyRows();
     const row = this.handle.guard(
       () =>
         this.handle
           .prepare(
-            `SELECT ${entryColumns} FROM memory_entries e
+            `SELECT ${sealedEntryColumns} FROM memory_entries e
              WHERE e.subject = ? AND e.vault_id = ? AND e.memory_id = ? AND e.id = ?`,
           )
-          .get(subject, vaultId, memoryId, entryId) as unknown as EntryRow | undefined,
+          .get(subject, vaultId, memoryId, entryId) as unknown as SealedEntryRow | undefined,
     );
-    return row ? toEntry(row) : undefined;
+    return row ? this.openEntries(subject, [row])[0] : undefined;
   }
 
   async putContext(
@@ -234,6 +317,9 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<MemoryContext> {
     requireText(subject, 'subject');
     requireContent(content);
+    const stored = redactContent(content);
+    this.sealLegacyRows();
+    const key = this.keys.current();
     const createdAt = new Date().toISOString();
     return this.handle.guard((database) =>
       immediateTransaction(database, () => {
@@ -245,11 +331,20 @@ export class SqliteMemoryStore implements MemoryStore {
         const version = Number(last?.version ?? 0) + 1;
         this.handle
           .prepare(
-            `INSERT INTO memory_contexts (subject, vault_id, memory_id, version, content, created_at)
-             VALUES (?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO memory_contexts (subject, vault_id, memory_id, version, content, created_at, sealed, key_id)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(subject, vaultId, memoryId, version, content, createdAt);
-        return { vaultId, memoryId, version, content, createdAt };
+          .run(
+            subject,
+            vaultId,
+            memoryId,
+            version,
+            clearPlaceholders.content,
+            createdAt,
+            sealContext(key, subject, memoryId, version, stored),
+            key.id,
+          );
+        return { vaultId, memoryId, version, content: stored, createdAt };
       }),
     );
   }
@@ -266,43 +361,122 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<MemoryContext[]> {
     requireText(subject, 'subject');
     this.requireMemory(subject, vaultId, memoryId);
+    this.sealLegacyRows();
     const bounded = clampLimit(limit, 10);
     const rows = this.handle.guard(
       () =>
         this.handle
           .prepare(
-            `SELECT vault_id, memory_id, version, content, created_at FROM memory_contexts
+            `SELECT vault_id, memory_id, version, content, created_at, sealed, key_id FROM memory_contexts
              WHERE subject = ? AND vault_id = ? AND memory_id = ? ORDER BY version DESC LIMIT ${bounded}`,
           )
-          .all(subject, vaultId, memoryId) as unknown as ContextRow[],
+          .all(subject, vaultId, memoryId) as unknown as SealedContextRow[],
     );
-    return rows.map(toContext);
+    return this.openContexts(subject, rows);
   }
 
   async searchEntries(subject: string, query: MemorySearchQuery): Promise<MemorySearchHit[]> {
     requireText(subject, 'subject');
-    const match = ftsQuery(query.query);
-    if (match === undefined) return [];
     const limit = clampLimit(query.topK, defaultSearchLimit);
-    const conditions = ['memory_entries_fts MATCH ?', 'e.subject = ?'];
-    const parameters: string[] = [match, subject];
+    this.sealLegacyRows();
+    const conditions = ['e.subject = ?'];
+    const parameters: string[] = [subject];
     if (query.memoryId !== undefined) {
       conditions.push('e.memory_id = ?');
       parameters.push(query.memoryId);
     }
-    // bm25 weights: a hit in the summary counts more than one in the raw text or the tags.
+    // Sealed rows: no index sees their words, so the entries are opened and ranked here, newest first.
     const rows = this.handle.guard(
       () =>
         this.handle
           .prepare(
-            `SELECT ${entryColumns}, bm25(memory_entries_fts, 2.0, 1.0, 0.5) AS rank
-             FROM memory_entries_fts JOIN memory_entries e ON e.seq = memory_entries_fts.rowid
-             WHERE ${conditions.join(' AND ')} ORDER BY rank LIMIT ${limit}`,
+            `SELECT ${sealedEntryColumns} FROM memory_entries e WHERE ${conditions.join(' AND ')} ORDER BY e.seq DESC`,
           )
-          .all(...parameters) as unknown as (EntryRow & { rank: number })[],
+          .all(...parameters) as unknown as SealedEntryRow[],
     );
-    // bm25 is lower-is-better and negative; the port promises higher-is-better.
-    return rows.map((row) => ({ entry: toEntry(row), score: -Number(row.rank) }));
+    return rankEntries(this.openEntries(subject, rows), query.query, limit);
+  }
+
+  /** Deletes one entry for good; false when the subject has no such entry in that memory. */
+  async forgetEntry(subject: string, vaultId: string, memoryId: string, entryId: string): Promise<boolean> {
+    requireText(subject, 'subject');
+    this.requireMemory(subject, vaultId, memoryId);
+    const { changes } = this.handle.guard(() =>
+      this.handle
+        .prepare('DELETE FROM memory_entries WHERE subject = ? AND vault_id = ? AND memory_id = ? AND id = ?')
+        .run(subject, vaultId, memoryId, entryId),
+    );
+    return Number(changes) > 0;
+  }
+
+  /** Deletes a memory with every entry and context version it holds; `not_found` when it is not the subject's. */
+  async forgetMemory(
+    subject: string,
+    vaultId: string,
+    memoryId: string,
+  ): Promise<{ entries: number; contexts: number }> {
+    requireText(subject, 'subject');
+    return this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        this.requireMemory(subject, vaultId, memoryId);
+        const scope = 'WHERE subject = ? AND vault_id = ? AND memory_id = ?';
+        const entries = this.handle
+          .prepare(`DELETE FROM memory_entries ${scope}`)
+          .run(subject, vaultId, memoryId);
+        const contexts = this.handle
+          .prepare(`DELETE FROM memory_contexts ${scope}`)
+          .run(subject, vaultId, memoryId);
+        this.handle
+          .prepare('DELETE FROM memory_memories WHERE subject = ? AND vault_id = ? AND id = ?')
+          .run(subject, vaultId, memoryId);
+        return { entries: Number(entries.changes), contexts: Number(contexts.changes) };
+      }),
+    );
+  }
+
+  /**
+   * Re-seals up to `batchSize` rows not yet sealed with `target` (a key rotation's step, in its own
+   * transaction); returns how many it re-sealed, 0 once every memory row is under `target`.
+   */
+  resealBatch(target: KeyringKey, keys: readonly KeyringKey[], batchSize: number): number {
+    this.sealLegacyRows();
+    return this.handle.guard((database) =>
+      immediateTransaction(database, () => {
+        const entries = this.handle
+          .prepare(
+            `SELECT ${sealedEntryColumns}, e.subject FROM memory_entries e
+             WHERE e.sealed IS NOT NULL AND (e.key_id IS NULL OR e.key_id <> ?) LIMIT ?`,
+          )
+          .all(target.id, batchSize) as unknown as (SealedEntryRow & { subject: string })[];
+        const updateEntry = this.handle.prepare(
+          'UPDATE memory_entries SET sealed = ?, key_id = ? WHERE id = ?',
+        );
+        for (const { subject, ...row } of entries) {
+          updateEntry.run(sealEntry(target, subject, openEntry(keys, subject, row)), target.id, row.id);
+        }
+        const contexts = this.handle
+          .prepare(
+            `SELECT * FROM memory_contexts WHERE sealed IS NOT NULL AND (key_id IS NULL OR key_id <> ?) LIMIT ?`,
+          )
+          .all(target.id, Math.max(0, batchSize - entries.length)) as unknown as (SealedContextRow & {
+          subject: string;
+        })[];
+        const updateContext = this.handle.prepare(
+          'UPDATE memory_contexts SET sealed = ?, key_id = ? WHERE memory_id = ? AND version = ?',
+        );
+        for (const row of contexts) {
+          const version = Number(row.version);
+          const { content } = openContext(keys, row.subject, row);
+          updateContext.run(
+            sealContext(target, row.subject, row.memory_id, version, content),
+            target.id,
+            row.memory_id,
+            version,
+          );
+        }
+        return entries.length + contexts.length;
+      }),
+    );
   }
 
   async awaitConsistency(subject: string, _memoryId: string): Promise<void> {

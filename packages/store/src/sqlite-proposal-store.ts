@@ -67,7 +67,8 @@ export class SqliteProposalStore implements ProposalStore {
   /**
    * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Decision fields
    * are written only by a decision (`approved`, `rejected`) and cleared by a return to `pending`;
-   * executing or expiring keeps them.
+   * executing or expiring keeps them, except that executing drops the approval's MAC: a used
+   * approval leaves nothing in the row that setting `state` back to `approved` would revive.
    */
   async transition(
     id: string,
@@ -103,7 +104,11 @@ export class SqliteProposalStore implements ProposalStore {
                 )
                 .run(to, id, from)
             : this.handle
-                .prepare('UPDATE proposals SET state = ? WHERE id = ? AND state = ?')
+                .prepare(
+                  to === 'executed'
+                    ? 'UPDATE proposals SET state = ?, approval_mac = NULL WHERE id = ? AND state = ?'
+                    : 'UPDATE proposals SET state = ? WHERE id = ? AND state = ?',
+                )
                 .run(to, id, from);
         if (Number(result.changes) !== 1) return undefined;
         const row = this.handle

@@ -102,7 +102,10 @@ export class SqliteStore implements PatchbayStore {
     );
     this.audit = new SqliteAuditLog(handle);
     this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
-    this.memory = new SqliteMemoryStore(handle);
+    this.memory = new SqliteMemoryStore(handle, {
+      current: () => this.key(),
+      all: () => ringKeys(this.keyring()),
+    });
   }
 
   /** The database file. */
@@ -198,6 +201,11 @@ export class SqliteStore implements PatchbayStore {
       rotated += count;
       await options.afterBatch?.({ rotated });
     }
+    // Memory rows are sealed with the same key: re-sealed too (not counted in `rotated`, which
+    // counts credentials), before the key check moves, so no row is left that only the old key opens.
+    let resealed: number;
+    do resealed = this.memory.resealBatch(target, keys, batchSize);
+    while (resealed > 0);
     this.handle.guard(() =>
       this.handle
         .prepare(

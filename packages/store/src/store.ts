@@ -87,6 +87,18 @@ export interface PatchbayThreadStore extends ThreadStore {
   delete(threadId: string): Promise<boolean>;
 }
 
+/** A {@link MemoryStore} that can also delete what it holds: an entry, or a whole memory. */
+export interface ForgettingMemoryStore extends MemoryStore {
+  /** Deletes one entry for good; false when the subject has no such entry in that memory. */
+  forgetEntry(subject: string, vaultId: string, memoryId: string, entryId: string): Promise<boolean>;
+  /** Deletes a memory with every entry and context version; `not_found` when it is not the subject's. */
+  forgetMemory(
+    subject: string,
+    vaultId: string,
+    memoryId: string,
+  ): Promise<{ entries: number; contexts: number }>;
+}
+
 /**
  * Everything Patchbay persists, behind one interface so the embedded SQLite store and the Postgres
  * store are interchangeable. It is a {@link WatchableStatusSource} (it announces every change to
@@ -103,10 +115,10 @@ export interface PatchbayStore extends WatchableStatusSource, Checkpointer {
   /** Conversation threads: the `ThreadStore` for `runTurn` of `@patchbay/turn`. */
   readonly threads: PatchbayThreadStore;
   /**
-   * Long-term memory (seed 002): vaults, memories, append-only entries, versioned contexts, ranked
-   * search (FTS5 on SQLite, text search on Postgres), scoped by subject.
+   * Long-term memory (seed 002): vaults, memories, entries, versioned contexts, ranked search, scoped
+   * by subject; redacted and sealed with the store's key before anything is written, and forgettable.
    */
-  readonly memory: MemoryStore;
+  readonly memory: ForgettingMemoryStore;
 
   /**
    * Per-connector status read (the gate's, on every tool call): the same as `load` narrowed to

@@ -15,7 +15,7 @@ describe('the port contract suites', () => {
     const { failed, passed, skipped } = outcome('reference.fixture.ts');
     expect(failed).toEqual([]);
     expect(skipped).toBe(0);
-    expect(passed).toBe(47);
+    expect(passed).toBe(48);
   });
 });
 
@@ -46,7 +46,15 @@ describe('the ProposalStore contract catches', () => {
         'lets exactly one of two handles on the same data win an approval',
       ].sort(),
     );
-    expect(passed).toBe(10);
+    expect(passed).toBe(11);
+  });
+
+  it('an execution that keeps the approval’s MAC, so a row set back to approved replays it', () => {
+    const { failed, passed } = outcome('proposal-executed-keeps-approval.fixture.ts');
+    expect(failed).toEqual([
+      'keeps the approval’s MAC while approved and drops it once executed or pending again',
+    ]);
+    expect(passed).toBe(13);
   });
 });
 

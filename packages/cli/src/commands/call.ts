@@ -1,4 +1,4 @@
-import type { Envelope } from '@patchbay/envelope';
+import { type Envelope, failure } from '@patchbay/envelope';
 import { usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { type ExitCode, exitCodes } from '../exit-codes.js';
@@ -43,7 +43,13 @@ export const callCommand: Command = {
     }
     const mcpServers = mcpServersPath(runtime, values['mcp-config'] as string | undefined);
     let owner: string | undefined;
-    const envelope = await withOrchestrator(runtime, { mcpServers, tool }, async (orchestrator) => {
+    const envelope = await withOrchestrator(runtime, { mcpServers, tool }, async (orchestrator, session) => {
+      if (session.sharedBy) {
+        // The gateway and runTurn serve a shared name from no server; running the first one found
+        // would make the same call mean different things depending on how it is made.
+        const { sharedToolNameMessage } = await import('@patchbay/mcp');
+        return failure('tool_unavailable', { userMessage: sharedToolNameMessage(tool!, session.sharedBy) });
+      }
       owner = orchestrator.ownerOf(tool!);
       if (!orchestrator.getTool(tool!)) {
         const names = orchestrator.listTools().map((item) => item.name);

@@ -15,9 +15,11 @@ export const defaultMcpPort = 3100;
 function audited(
   runtime: CliRuntime,
   orchestrator: Orchestrator,
-): Pick<Orchestrator, 'execute' | 'listTools' | 'listAgents' | 'getTool' | 'health'> {
+): Pick<Orchestrator, 'execute' | 'listTools' | 'listAgents' | 'getTool' | 'health' | 'toolConflicts'> {
   return {
     listTools: () => orchestrator.listTools(),
+    // The gateway names the servers sharing a name a host called, and the prefix that fixes it.
+    toolConflicts: () => orchestrator.toolConflicts(),
     listAgents: () => orchestrator.listAgents(),
     getTool: (name) => orchestrator.getTool(name),
     health: orchestrator.health,

@@ -1,4 +1,5 @@
 import type { MemoryRecord, MemoryStore } from '@patchbay/connector';
+import type { ForgettingMemoryStore } from '@patchbay/store';
 import { CliError, usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -6,14 +7,14 @@ import type { CliRuntime } from '../runtime.js';
 import { formatTable } from '../table.js';
 import { serveMemory } from './memory-serve.js';
 
-const actions = ['serve', 'list', 'show', 'search'] as const;
+const actions = ['serve', 'list', 'show', 'search', 'forget'] as const;
 
 function oneLine(text: string, length = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }
 
-function memoryOf(runtime: CliRuntime): MemoryStore {
+function memoryOf(runtime: CliRuntime): ForgettingMemoryStore {
   const memory = runtime.store().memory;
   if (!memory) throw new CliError('store_error', 'This store has no memory support.');
   return memory;
@@ -146,25 +147,62 @@ async function search(
   );
 }
 
-/** `patchbay memory`: serve, list, show and search the user's long-term memory. */
+/**
+ * Deletes one entry of a memory, or with `--all` the whole memory (entries, every context version
+ * and the memory itself): what a person does after pasting a secret the token shapes missed.
+ */
+async function forget(
+  runtime: CliRuntime,
+  memory: ForgettingMemoryStore,
+  memoryId: string,
+  entryId: string | undefined,
+  all: boolean,
+) {
+  const { subject } = runtime.settings;
+  const record = await findMemory(memory, subject, memoryId);
+  if (all) {
+    const removed = await memory.forgetMemory(subject, record.vaultId, record.id);
+    if (runtime.settings.json) {
+      runtime.printJson({ memory_id: record.id, forgotten: true, ...removed });
+    } else {
+      runtime.print(
+        `Forgot memory ${record.title}: ${removed.entries} entr${removed.entries === 1 ? 'y' : 'ies'} and ${removed.contexts} context version${removed.contexts === 1 ? '' : 's'}.`,
+      );
+    }
+    return;
+  }
+  if (entryId === undefined) {
+    throw usageError('patchbay memory forget needs an entry id (see `patchbay memory show`), or --all.');
+  }
+  if (!(await memory.forgetEntry(subject, record.vaultId, record.id, entryId))) {
+    throw new CliError('not_found', `No entry "${entryId}" in memory ${record.title}.`);
+  }
+  if (runtime.settings.json) runtime.printJson({ memory_id: record.id, entry_id: entryId, forgotten: true });
+  else runtime.print(`Forgot entry ${entryId}.`);
+}
+
+/** `patchbay memory`: serve, list, show, search and forget the user's long-term memory. */
 export const memoryCommand: Command = {
   name: 'memory',
   usage:
-    'serve [--http [--port N]] | list | show <memory-id> [--limit N] | search <memory-id> <query> [--limit N]',
+    'serve [--http [--port N]] | list | show <memory-id> [--limit N] | search <memory-id> <query> [--limit N] | forget <memory-id> <entry-id> | forget <memory-id> --all',
   summary:
-    'Serve the user’s memory over MCP (stdio; --http for streamable HTTP), or list, show and search it',
+    'Serve the user’s memory over MCP (stdio; --http for streamable HTTP), or list, show, search and forget it',
   examples: [
     'patchbay memory serve                      # stdio, for an MCP host',
     'patchbay memory serve --http --port 3200   # http://127.0.0.1:3200/mcp',
     'patchbay memory list --json',
     'patchbay memory show 5f0c…',
     'patchbay memory search 5f0c… "cold start"',
+    'patchbay memory forget 5f0c… 9a1e…              # delete one entry for good',
+    'patchbay memory forget 5f0c… --all              # the memory, its entries and contexts',
   ],
   options: {
     http: { type: 'boolean', default: false },
     port: { type: 'string' },
     host: { type: 'string' },
     limit: { type: 'string' },
+    all: { type: 'boolean', default: false },
   },
   positionals: { required: ['action'], optional: ['memory-id', 'query'] },
   async run(runtime, values, positionals) {
@@ -182,6 +220,7 @@ export const memoryCommand: Command = {
     if (action === 'list') await list(runtime, memory);
     else if (memoryId === undefined) throw usageError(`patchbay memory ${action} needs a memory id.`);
     else if (action === 'show') await show(runtime, memory, memoryId, limit);
+    else if (action === 'forget') await forget(runtime, memory, memoryId, query, values.all === true);
     else if (query === undefined || query.trim() === '')
       throw usageError('patchbay memory search needs a query.');
     else await search(runtime, memory, memoryId, query, limit);

@@ -29,24 +29,31 @@ export const serversCommand: Command = {
     // Start every server at once; one that fails to start is reported as down, not thrown.
     const results = await Promise.all(
       agents.map(async (agent) => {
-        // The agent does not throw on a failed start: it stays down and its health says why.
-        await agent.initialize().catch(() => undefined);
-        const health = await agent.health();
-        const tools = agent.manifest().tools.map((tool) => tool.name);
-        await agent.shutdown().catch(() => undefined);
-        return {
-          name: agent.id,
-          status: health.status,
-          ...(health.latencyMs !== undefined ? { latency_ms: health.latencyMs } : {}),
-          // Machine-readable cause (command_not_found, needs_authorization, connection_refused, …).
-          ...(health.reason !== undefined ? { reason: health.reason } : {}),
-          ...(health.detail !== undefined ? { detail: health.detail } : {}),
-          // An OAuth server without a (working) sign-in: the command that makes one.
-          ...(health.setupCommand !== undefined ? { setup_command: health.setupCommand } : {}),
-          trusted: agent.trusted,
-          disabled: disabled.has(agent.id),
-          tools,
-        };
+        try {
+          // The agent does not throw on a failed start: it stays down and its health says why.
+          await agent.initialize().catch(() => undefined);
+          const health = await agent.health();
+          const tools = agent.manifest().tools.map((tool) => tool.name);
+          // Tools the server listed that broke a limit on names, descriptions or schemas: never served.
+          const dropped = agent.droppedTools();
+          return {
+            name: agent.id,
+            status: health.status,
+            ...(health.latencyMs !== undefined ? { latency_ms: health.latencyMs } : {}),
+            // Machine-readable cause (command_not_found, needs_authorization, connection_refused, …).
+            ...(health.reason !== undefined ? { reason: health.reason } : {}),
+            ...(health.detail !== undefined ? { detail: health.detail } : {}),
+            // An OAuth server without a (working) sign-in: the command that makes one.
+            ...(health.setupCommand !== undefined ? { setup_command: health.setupCommand } : {}),
+            trusted: agent.trusted,
+            disabled: disabled.has(agent.id),
+            tools,
+            dropped_tools: dropped,
+          };
+        } finally {
+          // Also when reading the server threw: its child must not keep the command from exiting.
+          await agent.shutdown().catch(() => undefined);
+        }
       }),
     );
     const conflicts = toolConflicts(results, await runtime.connectors());
@@ -65,6 +72,11 @@ export const serversCommand: Command = {
           ]),
         ),
       );
+      for (const server of results) {
+        for (const tool of server.dropped_tools) {
+          runtime.print(`Tool "${tool.name}" of server ${server.name} was dropped: ${tool.detail}.`);
+        }
+      }
       for (const conflict of conflicts) {
         runtime.print(
           `Tool "${conflict.tool}" is declared by ${conflict.owners.join(' and ')}: no one serves it until a "prefix" in the servers file tells them apart.`,

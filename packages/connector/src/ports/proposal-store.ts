@@ -1,9 +1,10 @@
 import type { canonicalJson } from '../canonical-json.js';
 
 /**
- * Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran; a
- * call that could not start returns it to `pending`. `expired` covers time limits, changed tools
- * and proposals refused as tampered.
+ * Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran
+ * (dropping the approval's MAC, so the row cannot be edited back into an approval); a call that
+ * could not start returns it to `pending`. `expired` covers time limits, changed tools and
+ * proposals refused as tampered.
  */
 export type ProposalState = 'pending' | 'approved' | 'rejected' | 'executed' | 'expired';
 
@@ -46,7 +47,8 @@ export interface Proposal {
   mac?: string | undefined;
   /**
    * HMAC-SHA256 (base64url) binding the approval (its time and decider) to `mac`; written by the
-   * transition to `approved`, cleared by a return to `pending`.
+   * transition to `approved`, cleared by a move to `executed` (the approval is used up: a row set
+   * back to `approved` without it never verifies) and by a return to `pending`.
    */
   approvalMac?: string | undefined;
 }
@@ -75,9 +77,10 @@ export interface ProposalStore {
   list(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
   /**
    * Moves a proposal from `from` to `to` only if it is still in `from`. A move to `approved` or
-   * `rejected` writes the decision fields (and `approvalMac` for `approved`); a move to `pending`
-   * clears `decidedAt`, `decidedBy` and `approvalMac`; other moves keep them. Returns the updated
-   * proposal, or undefined when the state had already changed.
+   * `rejected` writes the decision fields (and `approvalMac` for `approved`); a move to `executed`
+   * clears `approvalMac` and keeps `decidedAt` and `decidedBy`; a move to `pending` clears all
+   * three; other moves keep them. Returns the updated proposal, or undefined when the state had
+   * already changed.
    */
   transition(
     id: string,

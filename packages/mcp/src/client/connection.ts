@@ -315,7 +315,17 @@ export class McpConnection {
     this.reason = undefined;
     this.connectedAt = Date.now();
     this.failedChecks = 0;
-    commit();
+    try {
+      commit();
+    } catch (error) {
+      // Nothing would ever close this client: the retry makes a new one and `markDown` closes only
+      // the newest, so a stdio child stayed alive and kept a one-shot `patchbay` from exiting.
+      this.current = undefined;
+      this.transport = undefined;
+      this.state = 'starting';
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     this.startHealthChecks(generation);
   }
 

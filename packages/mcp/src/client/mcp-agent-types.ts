@@ -5,6 +5,7 @@ import type { ElicitationHandler } from './elicitation.js';
 import type { McpOAuthOptions } from './oauth-provider.js';
 import type { McpServerFailure } from './start-failure.js';
 import type { McpAgentTool } from './tool-mapping.js';
+import type { DroppedTool } from './upstream-tool-limits.js';
 
 /** Tuning of an MCP agent's connection handling; the defaults suit production. */
 export interface McpAgentOptions {
@@ -74,6 +75,12 @@ export interface McpAgent extends Agent {
   readonly pid: number | undefined;
   manifest(): AgentManifest & { tools: McpAgentTool[] };
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Tools the server listed last that were left out because they broke a limit of
+   * `upstreamToolLimits` (name, description, schema size or depth, a reserved or repeated name), each
+   * with why; empty before the first listing.
+   */
+  droppedTools(): DroppedTool[];
   /**
    * The server's prompts (`prompts/list`, every page). Empty when the server declares no prompts
    * capability; throws `tool_unavailable`-coded {@link PatchbayError} when the server is not up.

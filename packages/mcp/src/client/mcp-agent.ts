@@ -15,6 +15,7 @@ import { getPrompt, listPrompts } from './prompts.js';
 import { ToolCalls } from './tool-calls.js';
 import { listAllTools, ToolCatalog } from './tool-discovery.js';
 import type { McpAgentTool } from './tool-mapping.js';
+import type { DroppedTool } from './upstream-tool-limits.js';
 
 export type { McpAgent, McpAgentHealth, McpAgentOptions } from './mcp-agent-types.js';
 
@@ -120,6 +121,10 @@ class McpServerAgent implements McpAgent {
 
   onToolsChanged(listener: () => void): () => void {
     return this.catalog.onChange(listener);
+  }
+
+  droppedTools(): DroppedTool[] {
+    return this.catalog.droppedTools();
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './config.js';
 import { type McpAgentTool, toAgentTool } from './tool-mapping.js';
+import { type DroppedTool, screenUpstreamTools } from './upstream-tool-limits.js';
 
 /** Every page of `tools/list`. */
 export async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
@@ -25,6 +26,7 @@ export class ToolCatalog {
   private tools: McpAgentTool[] = [];
   private byName = new Map<string, McpAgentTool>();
   private signature = '[]';
+  private dropped: DroppedTool[] = [];
   private readonly listeners = new Set<() => void>();
   private discovering = false;
   private discoverAgain = false;
@@ -38,6 +40,11 @@ export class ToolCatalog {
     return [...this.tools];
   }
 
+  /** Tools the server listed last that broke a limit of `upstreamToolLimits`, with why. */
+  droppedTools(): DroppedTool[] {
+    return [...this.dropped];
+  }
+
   get(name: string): McpAgentTool | undefined {
     return this.byName.get(name);
   }
@@ -47,10 +54,17 @@ export class ToolCatalog {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Takes a server's listing. What it says is screened first (`screenUpstreamTools`): nothing a server
+   * sends about its tools reaches the registry, a turn or the gateway unchecked, and nothing it sends
+   * can make this throw (a throw here once left a started child running, see `McpConnection`).
+   */
   set(mcpTools: McpTool[]): void {
+    const screened = screenUpstreamTools(mcpTools);
+    this.dropped = screened.dropped;
     // Task-only tools answer only task-augmented calls, which this client does not make: offering
     // them would promise a tool that always fails.
-    const callable = mcpTools.filter((tool) => tool.execution?.taskSupport !== 'required');
+    const callable = screened.tools.filter((tool) => tool.execution?.taskSupport !== 'required');
     const mapped = callable.map((tool) => toAgentTool(tool, this.config, this.retryDelayMs));
     const signature = JSON.stringify(mapped);
     if (signature === this.signature) return;

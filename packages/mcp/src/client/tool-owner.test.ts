@@ -61,13 +61,22 @@ describe('startToolOwner', () => {
     });
   });
 
-  it('stops at the first unprefixed server that serves the tool, never starting the rest', async () => {
+  it('refuses a name two unprefixed servers serve: neither is left running, both are named', async () => {
+    const first = logged('first-twin');
+    const second = logged('second-twin');
+    const found = await startToolOwner([first.agent, second.agent], 'echo');
+    expect(found.owner).toBeUndefined();
+    expect(found.owners.map((agent) => agent.id)).toEqual(['first-twin', 'second-twin']);
+    expect([first.agent.status, second.agent.status]).toEqual(['stopped', 'stopped']);
+  });
+
+  it('never starts a disabled server after an auto-started owner (the gateway does not start it either)', async () => {
     const owner = logged('owner');
-    const other = logged('other');
-    const found = await startToolOwner([owner.agent, other.agent], 'echo');
+    const disabled = logged('disabled', { autoStart: false });
+    const found = await startToolOwner([owner.agent, disabled.agent], 'echo');
     expect(found.owner?.id).toBe('owner');
-    expect(found.skipped.map((agent) => agent.id)).toEqual(['other']);
-    expect(await other.starts()).toBe(0);
+    expect(found.skipped.map((agent) => agent.id)).toEqual(['disabled']);
+    expect(await disabled.starts()).toBe(0);
   });
 
   it('gets past a server whose binary is missing and leaves it stopped', async () => {

@@ -22,6 +22,7 @@ import {
   type StatusBlockSettings,
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
+import { sharedToolNameMessage } from '../client/shared-tool-name.js';
 import type { ToolListing } from './tool-listing.js';
 import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
 
@@ -52,7 +53,7 @@ function ownAnswerMeta(tool: string, correlationId: string | undefined) {
 
 /** What serving calls needs from the rest of the gateway. */
 export interface CallServingDependencies {
-  orchestrator: Pick<Orchestrator, 'execute'>;
+  orchestrator: Pick<Orchestrator, 'execute'> & Partial<Pick<Orchestrator, 'toolConflicts'>>;
   connectors: readonly Connector[];
   listing: ToolListing;
   /** The subject of a request: a string at once for a gateway of one subject, else resolved. */
@@ -201,10 +202,17 @@ export function createCallServing(dependencies: CallServingDependencies): CallSe
         );
       }
       if (!served) {
+        // A name several servers declare is served by none of them: say so, and how to fix it, rather
+        // than "no such tool" about a tool the host may see in the servers' own documentation.
+        const shared = orchestrator.toolConflicts?.().find((conflict) => conflict.name === name);
         // Connector tools of connectors not given to this gateway are not part of it.
+        const userMessage =
+          shared !== undefined && shared.servedBy === undefined
+            ? sharedToolNameMessage(name, shared.owners)
+            : `There is no tool named ${name} here.`;
         return toCallToolResult(
           {
-            ...failure('tool_unavailable', { userMessage: `There is no tool named ${name} here.` }),
+            ...failure('tool_unavailable', { userMessage }),
             meta: ownAnswerMeta(name, correlationId),
           },
           echo,

@@ -47,7 +47,7 @@ export interface McpGatewayOptions {
    * functions, MCP servers) whose agent is up; `health` answers for agents without a connection state.
    */
   orchestrator: Pick<Orchestrator, 'execute'> &
-    Partial<Pick<Orchestrator, 'listTools' | 'listAgents' | 'getTool' | 'health'>>;
+    Partial<Pick<Orchestrator, 'listTools' | 'listAgents' | 'getTool' | 'health' | 'toolConflicts'>>;
   /**
    * The connectors whose tools the gateway serves (the same ones the orchestrator serves); also the
    * connectors the `requires` of other tools can name.

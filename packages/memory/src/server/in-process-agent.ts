@@ -47,10 +47,15 @@ function agentTools(): AgentTool[] {
       name: tool.name,
       description: tool.description,
       inputJsonSchema: schema,
-      effect: tool.readOnly ? 'read' : 'write',
+      // A delete is destructive: the gate makes a proposal a person approves before it runs.
+      effect: tool.destructive ? 'destructive' : tool.readOnly ? 'read' : 'write',
       requiredScopes: [],
       requires: [],
-      annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: tool.readOnly,
+        destructiveHint: tool.destructive ?? false,
+        openWorldHint: false,
+      },
     };
   });
 }
@@ -59,7 +64,8 @@ function agentTools(): AgentTool[] {
  * The memory server as an orchestrator agent, without a child process: each subject the gate
  * calls for gets its own in-process MCP session (an SDK `Client` linked to a server bound to that
  * subject), so the subject comes from the gate, never from the model's arguments. Trusted: its
- * writes only ever append to the caller's own memory.
+ * writes only ever append to the caller's own memory; its one delete, `forget_entry`, is destructive,
+ * so the gate still asks a person first.
  */
 export function memoryServerAgent(options: MemoryServerAgentOptions): MemoryServerAgent {
   const id = options.id ?? 'memory';

@@ -33,7 +33,7 @@ function errorResult(error: unknown): CallToolResult {
 
 /**
  * Creates the memory server (seed 002) for one subject: the twelve tools of Mycelian's memory
- * server and the three rule prompts. Connect it to any transport: `InMemoryTransport` in-process,
+ * server, `forget_entry`, and the three rule prompts. Connect it to any transport: `InMemoryTransport` in-process,
  * `StdioServerTransport` (`patchbay memory serve`), or streamable HTTP ({@link serveMemoryHttp}).
  */
 export function createMemoryServer(options: MemoryServerOptions): McpServer {
@@ -50,7 +50,11 @@ export function createMemoryServer(options: MemoryServerOptions): McpServer {
       {
         description: tool.description,
         inputSchema: tool.input,
-        annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
+        annotations: {
+          readOnlyHint: tool.readOnly,
+          destructiveHint: tool.destructive ?? false,
+          openWorldHint: false,
+        },
       },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {

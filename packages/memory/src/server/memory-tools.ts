@@ -1,8 +1,11 @@
 import type { MemoryContext, MemoryEntry, MemoryRecord, MemoryStore, MemoryVault } from '@patchbay/connector';
-import { PatchbayError } from '@patchbay/envelope';
+import { PatchbayError, redactString } from '@patchbay/envelope';
 import { z } from 'zod';
 
-/** The tool names of Mycelian's memory server, kept so agents written for either work with both. */
+/**
+ * The tool names of Mycelian's memory server, kept so agents written for either work with both, and
+ * `forget_entry`, which deletes an entry for good (Mycelian's entries cannot be removed).
+ */
 export const memoryToolNames = [
   'create_vault',
   'list_vaults',
@@ -16,6 +19,7 @@ export const memoryToolNames = [
   'get_context',
   'await_consistency',
   'search_memories',
+  'forget_entry',
 ] as const;
 
 /** One of {@link memoryToolNames}. */
@@ -29,9 +33,91 @@ export interface MemoryToolDefinition {
   input: z.ZodRawShape;
   /** True for tools that only read. */
   readOnly: boolean;
+  /** True for a tool that deletes (`forget_entry`): the gate asks a person before it runs. */
+  destructive?: true;
   /** Runs the tool for `subject`; the subject never comes from the arguments. */
-  run(memory: MemoryStore, subject: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  run(
+    memory: MemoryStore | ForgettingMemoryStore,
+    subject: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
 }
+
+/**
+ * A {@link MemoryStore} that can delete an entry (`@patchbay/store`'s SQLite and Postgres stores can);
+ * `forget_entry` needs one.
+ */
+export interface ForgettingMemoryStore extends MemoryStore {
+  /** Deletes one entry for good; false when the subject has no such entry in that memory. */
+  forgetEntry(subject: string, vaultId: string, memoryId: string, entryId: string): Promise<boolean>;
+}
+
+/**
+ * The bounds every write is held to, in characters (`tags`: a count), the same as `@patchbay/store`'s.
+ * An entry is a message, not a file; the context goes into every chat turn's `<memory>` block, so it
+ * must stay condensed (8,000 characters, about 2,000 tokens).
+ */
+export const memoryLimits = {
+  rawEntryChars: 16_000,
+  summaryChars: 2_000,
+  tags: 20,
+  tagChars: 200,
+  contextChars: 8_000,
+} as const;
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+function requireWithin(what: string, value: string, limit: number, advice: string): void {
+  if (value.length > limit) {
+    throw new PatchbayError(
+      'invalid_arguments',
+      `${what} is ${count(value.length)} characters; the limit is ${count(limit)}. ${advice}`,
+    );
+  }
+}
+
+/**
+ * An entry as it may be stored: within the bounds (else `invalid_arguments` saying what to do), and
+ * with every secret removed by the envelope's redaction, so a token said in a chat is never kept.
+ */
+function storableEntry(args: Record<string, unknown>) {
+  const rawEntry = text(args.raw_entry);
+  const summary = text(args.summary);
+  requireWithin(
+    'raw_entry',
+    rawEntry,
+    memoryLimits.rawEntryChars,
+    'Store the part worth remembering, or split it into several entries.',
+  );
+  requireWithin('summary', summary, memoryLimits.summaryChars, 'Write a shorter recap.');
+  const tags = Object.entries((args.tags as Record<string, string> | undefined) ?? {});
+  if (tags.length > memoryLimits.tags) {
+    throw new PatchbayError(
+      'invalid_arguments',
+      `An entry takes at most ${memoryLimits.tags} tags, not ${tags.length}.`,
+    );
+  }
+  for (const [key, value] of tags) {
+    requireWithin(`The tag key "${key.slice(0, 40)}"`, key, memoryLimits.tagChars, 'Shorten it.');
+    requireWithin(
+      `The value of tag "${key.slice(0, 40)}"`,
+      String(value),
+      memoryLimits.tagChars,
+      'Shorten it.',
+    );
+  }
+  return {
+    rawEntry: redactString(rawEntry),
+    summary: redactString(summary),
+    tags:
+      args.tags === undefined
+        ? undefined
+        : Object.fromEntries(tags.map(([key, value]) => [redactString(key), redactString(value)])),
+  };
+}
+
+const canForget = (memory: MemoryStore): memory is ForgettingMemoryStore =>
+  typeof (memory as Partial<ForgettingMemoryStore>).forgetEntry === 'function';
 
 const id = (what: string) => z.string().min(1).describe(`Id of the ${what}.`);
 const vaultId = id('vault (from create_vault or list_vaults)');
@@ -151,21 +237,30 @@ export const memoryTools: readonly MemoryToolDefinition[] = [
   {
     name: 'add_entry',
     description:
-      'Append one entry to a memory: raw_entry is the full text as said, summary a short recap of it. Entries are never changed afterwards.',
+      'Append one entry to a memory: raw_entry is the full text as said, summary a short recap of it. Entries are never changed afterwards; forget_entry deletes one.',
     input: {
       vault_id: vaultId,
       memory_id: memoryId,
-      raw_entry: z.string().min(1).describe('The full text of the message or note, unchanged.'),
-      summary: z.string().min(1).describe('A short recap of the entry that stands on its own.'),
+      raw_entry: z
+        .string()
+        .min(1)
+        .describe(
+          'The full text of the message or note, up to 16,000 characters. Secrets (tokens, keys, passwords) are removed before it is stored.',
+        ),
+      summary: z
+        .string()
+        .min(1)
+        .describe('A short recap of the entry that stands on its own, up to 2,000 characters.'),
       tags: tagsSchema,
     },
     readOnly: false,
     async run(memory, subject, args) {
-      const entry = await memory.addEntry(subject, text(args.vault_id), text(args.memory_id), {
-        rawEntry: text(args.raw_entry),
-        summary: text(args.summary),
-        tags: args.tags as Record<string, string> | undefined,
-      });
+      const entry = await memory.addEntry(
+        subject,
+        text(args.vault_id),
+        text(args.memory_id),
+        storableEntry(args),
+      );
       return { status: 'stored', entry_id: entry.id, created_at: entry.createdAt };
     },
   },
@@ -208,19 +303,31 @@ export const memoryTools: readonly MemoryToolDefinition[] = [
   {
     name: 'put_context',
     description:
-      'Save the context document of a memory: what a later session must know. Replaces the current context; earlier versions are kept.',
+      'Save the context document of a memory: what a later session must know, condensed (at most 8,000 characters). Replaces the current context; earlier versions are kept.',
     input: {
       vault_id: vaultId,
       memory_id: memoryId,
-      content: z.string().min(1).describe('The whole context document.'),
+      content: z
+        .string()
+        .min(1)
+        .describe(
+          'The whole context document, at most 8,000 characters: condense what earlier versions said rather than appending to them.',
+        ),
     },
     readOnly: false,
     async run(memory, subject, args) {
+      const content = text(args.content);
+      requireWithin(
+        'The context',
+        content,
+        memoryLimits.contextChars,
+        'Condense it: keep what a later session must know and drop the rest, instead of appending to it.',
+      );
       const context = await memory.putContext(
         subject,
         text(args.vault_id),
         text(args.memory_id),
-        text(args.content),
+        redactString(content),
       );
       return { status: 'stored', version: context.version, created_at: context.createdAt };
     },
@@ -273,6 +380,23 @@ export const memoryTools: readonly MemoryToolDefinition[] = [
         latest_context: latest?.content ?? null,
         context_timestamp: latest?.createdAt ?? null,
       };
+    },
+  },
+  {
+    name: 'forget_entry',
+    description:
+      'Delete one entry of a memory for good, e.g. when the person asks to forget something they said. It cannot be undone.',
+    input: { vault_id: vaultId, memory_id: memoryId, entry_id: id('entry to forget') },
+    readOnly: false,
+    destructive: true,
+    async run(memory, subject, args) {
+      if (!canForget(memory)) {
+        throw new PatchbayError('conflict', 'This memory store cannot delete entries.');
+      }
+      const entryId = text(args.entry_id);
+      const forgotten = await memory.forgetEntry(subject, text(args.vault_id), text(args.memory_id), entryId);
+      if (!forgotten) throw new PatchbayError('not_found', `No entry "${entryId}".`);
+      return { status: 'forgotten', entry_id: entryId };
     },
   },
 ];

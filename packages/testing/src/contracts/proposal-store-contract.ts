@@ -32,8 +32,9 @@ const concurrentCallers = 12;
 
 /**
  * Registers the contract every {@link ProposalStore} meets: a proposal reads back exactly as
- * created, ids are unique, `list` filters by subject and state, and `transition` is a
- * compare-and-set, so of several callers moving one proposal out of one state exactly one wins.
+ * created, ids are unique, `list` filters by subject and state, `transition` is a compare-and-set,
+ * so of several callers moving one proposal out of one state exactly one wins, and an executed
+ * proposal keeps no approval MAC.
  * `setup` runs before each test (a fresh, empty store) and the harness's `close` after it.
  */
 export function describeProposalStoreContract(
@@ -135,6 +136,31 @@ export function describeProposalStoreContract(
       expect(expired?.state).toBe('expired');
       expect(expired?.decidedAt).toBeUndefined();
       expect(expired?.decidedBy).toBeUndefined();
+    });
+
+    it('keeps the approval’s MAC while approved and drops it once executed or pending again', async () => {
+      const { store } = harness();
+      const signed = { owner: 'connector:tracker', mac: 'proposal-mac' };
+      await store.create(proposal('prop_1', signed));
+      await store.create(proposal('prop_2', signed));
+      for (const id of ['prop_1', 'prop_2']) {
+        const approved = await store.transition(id, 'pending', 'approved', {
+          decidedBy: 'ops',
+          at: '2026-11-21T15:02:00.000Z',
+          approvalMac: `approval-mac-${id}`,
+        });
+        expect(approved).toMatchObject({ ...signed, approvalMac: `approval-mac-${id}` });
+      }
+      // Used up: a row whose state is later set back to approved must carry no approval to replay.
+      const executed = await store.transition('prop_1', 'approved', 'executed');
+      expect(executed).toMatchObject({ ...signed, state: 'executed', decidedBy: 'ops' });
+      expect(executed).not.toHaveProperty('approvalMac');
+      expect(await store.get('prop_1')).not.toHaveProperty('approvalMac');
+      const reopened = await store.transition('prop_2', 'approved', 'pending');
+      expect(reopened).toMatchObject({ ...signed, state: 'pending' });
+      for (const field of ['approvalMac', 'decidedAt', 'decidedBy']) {
+        expect(reopened).not.toHaveProperty(field);
+      }
     });
 
     it('refuses a transition from a state the proposal is no longer in, changing nothing', async () => {

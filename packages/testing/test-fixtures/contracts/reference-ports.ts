@@ -5,6 +5,7 @@ import {
   type Credentials,
   narrowState,
   type Proposal,
+  type ProposalDecision,
   type ProposalState,
   type ProposalStore,
   type StatusSource,
@@ -126,17 +127,24 @@ export function referenceProposalStore(proposals: Map<string, Proposal>): Propos
   };
 }
 
-/** The proposal after a transition: decision fields are written only by a decision. */
-export function decided(
-  current: Proposal,
-  to: ProposalState,
-  decision: { decidedBy?: string; reason?: string; at?: string },
-): Proposal {
+/**
+ * The proposal after a transition: decision fields are written only by a decision, the approval's
+ * MAC only by an approval; executing drops that MAC, a return to pending every decision field.
+ */
+export function decided(current: Proposal, to: ProposalState, decision: ProposalDecision): Proposal {
   const next: Proposal = { ...current, state: to };
   if (to === 'approved' || to === 'rejected') {
     next.decidedAt = decision.at ?? new Date().toISOString();
     if (decision.decidedBy !== undefined) next.decidedBy = decision.decidedBy;
     if (decision.reason !== undefined) next.reason = decision.reason;
+    if (to === 'approved' && decision.approvalMac !== undefined) next.approvalMac = decision.approvalMac;
+    else delete next.approvalMac;
+  } else if (to === 'executed') {
+    delete next.approvalMac;
+  } else if (to === 'pending') {
+    delete next.decidedAt;
+    delete next.decidedBy;
+    delete next.approvalMac;
   }
   return next;
 }
