@@ -1,7 +1,8 @@
 // The Patchbay repository's own eval config: what @patchbay/eval runs `pnpm eval` with. The stand-in
 // connectors answer from each scenario's `fixtures:`; `packages:` scenarios run the eight real
 // connector packages against the msw service server; `mcp:` starts @patchbay/mcp's controllable test
-// server; `memory:` serves @patchbay/memory over HTTP on SQLite; BFCL and AgentDojo data come from
+// server; `memory:` serves @patchbay/memory over HTTP on SQLite; `store:` runs on a real store
+// (connectors/eval-stores.mjs); BFCL and AgentDojo data come from
 // data/; the gate callers get an app function and the MCP gateway. PATCHBAY_EVAL_SCENARIOS and PATCHBAY_EVAL_RESULTS move scenarios and results (the tests).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { createMcpGateway } from '@patchbay/mcp';
 import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
+import { evalStore } from './connectors/eval-stores.mjs';
 import {
   controllableToolNames,
   createEvalMemory,
@@ -63,6 +65,8 @@ export default defineEvalConfig({
   // The gate callers (23-gate-callers, 26-mcp-host): an app function that requires GitHub, and the
   // MCP gateway `patchbay mcp` serves.
   callers: { agents: ({ log }) => [digestFunction(log)], gateway: (options) => createMcpGateway(options) },
+  // `store:` scenarios: a fresh SQLite store per run, and Postgres where PATCHBAY_DATABASE_URL is set.
+  store: evalStore,
   // `runners:` scenarios also run through these loops, graded by the same checks.
   runners: {
     'stream-turn': streamTurnRunner,

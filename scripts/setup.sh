@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 
 export TURBO_TELEMETRY_DISABLED=1 PROMPTFOO_DISABLE_TELEMETRY=1 PROMPTFOO_DISABLE_UPDATE=1
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+# pnpm reads only its own pnpm_config_* variables: without this it prints "Update available! … curl | sh"
+# for a pnpm the project does not use (package.json pins the version).
+export pnpm_config_update_notifier=false
 
 log() { printf '\033[1m[setup %s]\033[0m %s\n' "$(date +%H:%M:%S)" "$*"; }
 fail() {
@@ -121,7 +124,7 @@ if [ -z "${PATCHBAY_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
   if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then
     as_root=()
     if [ "$(id -u)" != 0 ]; then as_root=(sudo -n); fi
-    log "installing Debian's chromium for the browser tests (apt-get)"
+    log "installing Debian's chromium for the browser tests (apt-get install chromium, as root$([ ${#as_root[@]} -gt 0 ] && echo ' through sudo -n'); PATCHBAY_CHROMIUM=<path> before setup skips it)"
     # Stale package lists on a fresh machine: refresh them once when the first try fails.
     quietly "installing chromium" "${as_root[@]}" sh -c 'export DEBIAN_FRONTEND=noninteractive
       apt-get install -y -q chromium || { apt-get update -q && apt-get install -y -q chromium; }'

@@ -56,32 +56,50 @@ const agentOptions = {
   connectTimeoutMs: 60_000,
 };
 
+/**
+ * The agent with every tool requiring `requires` (a tool's `requires`: offered and run only while
+ * those connectors are connected). @patchbay/mcp's server config has no such setting, so the eval
+ * adds it where the orchestrator reads tools: the agent's manifest.
+ */
+function requiring(agent, requires) {
+  return new Proxy(agent, {
+    get(target, key) {
+      if (key === 'manifest')
+        return () => {
+          const manifest = target.manifest();
+          return { ...manifest, tools: manifest.tools.map((tool) => ({ ...tool, requires: [...requires] })) };
+        };
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Registers one MCP agent per `mcp:` server of the scenario in the orchestrator (before it starts). */
 export function registerMcpServers(orchestrator, servers = {}) {
   // Every credential handed out, so the leak checks search for these exact values.
   const secrets = [];
   for (const [name, raw] of Object.entries(servers)) {
     const spec = typeof raw === 'string' ? { state: raw } : raw;
-    orchestrator.register(
-      createMcpAgent(
-        {
-          name,
-          transport: 'stdio',
-          command: process.execPath,
-          args: [controllableServerPath],
-          env: {
-            CONTROLLABLE_NAME: name,
-            ...(spec.state === 'down' ? { CONTROLLABLE_CRASH_ON_START: '1' } : {}),
-            ...(spec.secret_env ? { [spec.secret_env]: mcpSecretOf(name) } : {}),
-          },
-          timeout: spec.timeout_ms ?? 10_000,
-          autoStart: true,
-          trust: spec.trust ?? false,
-          prefix: name,
+    const agent = createMcpAgent(
+      {
+        name,
+        transport: 'stdio',
+        command: process.execPath,
+        args: [controllableServerPath],
+        env: {
+          CONTROLLABLE_NAME: name,
+          ...(spec.state === 'down' ? { CONTROLLABLE_CRASH_ON_START: '1' } : {}),
+          ...(spec.secret_env ? { [spec.secret_env]: mcpSecretOf(name) } : {}),
         },
-        agentOptions,
-      ),
+        timeout: spec.timeout_ms ?? 10_000,
+        autoStart: true,
+        trust: spec.trust ?? false,
+        prefix: name,
+      },
+      agentOptions,
     );
+    orchestrator.register(spec.requires ? requiring(agent, spec.requires) : agent);
     if (spec.secret_env) secrets.push(mcpSecretOf(name));
   }
   return { secrets };

@@ -84,6 +84,11 @@ const responses = {
   'sms.authentication_error': () => authenticationError,
   /** No answer: the connection drops after the request arrived (the client sees a network error). */
   'network.dropped': () => ({ dropped: true }),
+  /**
+   * A service that takes its time: no answer until the client aborts (then none at all) or 20 s
+   * pass (then Slack's `chat.postMessage` answer): the request is in flight while a turn is cancelled.
+   */
+  'network.slow': () => ({ slow: 'slack.posted_message' }),
 };
 
 /** Response names a scenario's `http` routes may use. */

@@ -19,13 +19,39 @@ async function recordOf(request) {
   return { method: request.method.toUpperCase(), url: request.url, body: text || undefined };
 }
 
+// How long a `network.slow` route holds a request nobody aborts: far beyond any scenario's wait, well
+// inside the harness's turn guard, so a request that is never aborted fails its check, not the suite.
+const slowHoldMs = 20_000;
+
+/** Resolves when `signal` aborts or after `ms`, whichever comes first. */
+function heldUntilAborted(signal, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 /**
  * Route values name a fixture response (`github.issue`) or carry arguments for it
  * (`{ response: slack.rate_limited, retry_after_s: 120 }`).
  */
-function responseOf(value) {
+async function responseOf(value, request) {
   const { response, ...args } = typeof value === 'string' ? { response: value } : value;
   const spec = serviceResponse(response, args);
+  // A slow service: the answer waits until the client gives up (or the hold ends); an aborted request
+  // gets no answer at all.
+  if (spec.slow) {
+    await heldUntilAborted(request.signal, slowHoldMs);
+    if (request.signal.aborted) return HttpResponse.error();
+    return responseOf(spec.slow, request);
+  }
   // The request was received (and recorded); the client gets a failed connection, no response.
   if (spec.dropped) return HttpResponse.error();
   const init = { status: spec.status ?? 200, headers: spec.headers };
@@ -50,6 +76,7 @@ export function withServiceServer({ routes = {}, strict = true }, body) {
     const table = new Map();
     const requests = [];
     const unhandled = [];
+    const listeners = [];
     const origins = new Set([
       'https://api.github.com',
       'https://slack.com',
@@ -66,8 +93,22 @@ export function withServiceServer({ routes = {}, strict = true }, body) {
           const { method, url } = parseRouteKey(key);
           origins.add(new URL(url).origin);
           return methods[method](url, async ({ request }) => {
-            requests.push(await recordOf(request));
-            return responseOf(value);
+            const record = await recordOf(request);
+            requests.push(record);
+            // The service sees the client give up: the request's signal aborts before it answered.
+            let answered = false;
+            request.signal.addEventListener(
+              'abort',
+              () => {
+                if (!answered) record.aborted = true;
+              },
+              { once: true },
+            );
+            if (request.signal.aborted) record.aborted = true;
+            for (const listener of listeners) listener(record);
+            const answer = await responseOf(value, request);
+            answered = true;
+            return answer;
           });
         }),
       );
@@ -79,6 +120,9 @@ export function withServiceServer({ routes = {}, strict = true }, body) {
       take() {
         return { requests: requests.splice(0), unhandled: unhandled.splice(0) };
       },
+      onRequest(listener) {
+        listeners.push(listener);
+      },
     };
     server ??= setupServer();
     service.use(routes);
@@ -86,7 +130,11 @@ export function withServiceServer({ routes = {}, strict = true }, body) {
       async onUnhandledFrame({ frame, defaults }) {
         const request = frame.data?.request;
         if (!request) return defaults.error();
-        if (!strict && !origins.has(new URL(request.url).origin)) return; // a live model's own API
+        const { origin, hostname } = new URL(request.url);
+        if (!strict && !origins.has(origin)) return; // a live model's own API
+        // The eval's own loopback servers (memory over HTTP) are no service: msw intercepts fetch in
+        // the whole process, so a memory scenario running beside a package scenario passes through.
+        if (!origins.has(origin) && (hostname === '127.0.0.1' || hostname === 'localhost')) return;
         unhandled.push(await recordOf(request));
         defaults.error();
       },

@@ -1,8 +1,9 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: these are Playwright locators, whose innerText() is the visible text a person reads.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openStore } from '@patchbay/store';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +12,7 @@ import {
   chromiumPath,
   ensureScreenshotDirectory,
   launchBrowser,
+  screenshotDirectory,
   startConsoleProcess,
 } from '../test-fixtures/browser.js';
 import { allOutput, e2eTimeoutMs, useDemoService } from '../test-fixtures/run-patchbay.js';
@@ -440,6 +442,61 @@ describe.skipIf(!canRun)('patchbay console in a browser', () => {
     // Nothing was disabled by any of those requests.
     const status = JSON.parse((await demo.patchbay(home, ['connectors', '--json'])).stdout);
     expect(status.connectors[0].status).toBe('not_configured');
+  });
+
+  it('shows the MCP servers on the Connectors page: up with its tools, not_configured with the sign-in command, down with why', async () => {
+    const home = await demo.connectedHome();
+    const echo = fileURLToPath(new URL('../test-fixtures/echo-mcp-server.mjs', import.meta.url));
+    writeFileSync(
+      join(home, 'mcp-servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          echo: { command: process.execPath, args: [echo], trust: true },
+          // Nothing listens on port 9; with auth "oauth" and no sign-in it is not even tried.
+          notes: { url: 'http://127.0.0.1:9/mcp', auth: 'oauth' },
+          broken: { command: 'patchbay-no-such-command' },
+        },
+      }),
+    );
+    const running = await openConsole(home);
+    const page = await signedInPage(running, '#/connectors');
+    await page.getByRole('heading', { name: 'MCP servers' }).waitFor();
+    await page.getByText('1 of 3 up for default.').waitFor();
+    const card = (name: string) => page.locator(`[data-mcp-server="${name}"]`);
+    expect(await card('echo').locator('[data-status]').getAttribute('data-status')).toBe('up');
+    expect(await card('echo').innerText()).toContain('echo');
+    expect(await card('notes').locator('[data-status]').getAttribute('data-status')).toBe('not_configured');
+    expect(await card('notes').innerText()).toContain('patchbay connect notes');
+    expect(await card('broken').locator('[data-status]').getAttribute('data-status')).toBe('down');
+    expect(await card('broken').innerText()).toMatch(/not found/);
+    expect(await unlabelledControls(page)).toEqual([]);
+    await page.screenshot({ path: join(screenshotDirectory, 'connectors-mcp-servers.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Check servers again' }).click();
+    await page.getByText('1 of 3 up for default.').waitFor();
+  });
+
+  it('signs out: the session ends on the server, the page says so, and the terminal gets a new link', async () => {
+    const home = demo.newHome();
+    const running = await openConsole(home);
+    const page = await signedInPage(running);
+    const cookie = (await context().cookies(running.baseUrl))[0]!;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText(/^Signed out\./).waitFor();
+    // The old cookie is dead on the server, not only forgotten by the browser.
+    const after = await fetch(new URL('/api/session', running.baseUrl), {
+      headers: { cookie: `${cookie.name}=${cookie.value}` },
+    });
+    expect(after.status).toBe(401);
+    await vi.waitFor(() => expect(running.output()).toMatch(/Signed out\. Open this link to sign in again/), {
+      timeout: e2eTimeoutMs,
+    });
+    const links = [...running.output().matchAll(/http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/g)].map(
+      (match) => match[0],
+    );
+    expect(links).toHaveLength(2);
+    const again = await context().newPage();
+    await again.goto(links[1]!);
+    await again.getByRole('link', { name: 'Proposals' }).waitFor();
   });
 
   it('never lets a credential into a page, an API answer, the console output or the CLI output', () => {

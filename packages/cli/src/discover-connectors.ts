@@ -137,9 +137,32 @@ function create(
     warnings.push(`${origin}: ${connectorDeclaration}() failed: ${(error as Error).message}`);
     return undefined;
   }
-  if (isV1Connector(created)) return created;
+  if (isV1Connector(created)) return withSettingsOrigin(created, settings);
   warnings.push(`${origin}: ${connectorDeclaration}() did not return a v1 connector`);
   return undefined;
+}
+
+/**
+ * A connector that declares no `origin` but is configured with a `baseUrl` gets that URL's origin,
+ * so the credentials stored for it are bound there like any declared origin: after a change of
+ * `baseUrl` it shows `invalid_credentials`, saying it is now configured for the new origin and to
+ * connect again, and its stored token is not sent there. Without the origin Patchbay could not tell
+ * the change and the token would follow the setting without a word.
+ */
+export function withSettingsOrigin(
+  connector: Connector,
+  settings: Record<string, unknown> | undefined,
+): Connector {
+  const baseUrl = settings?.baseUrl;
+  if (connector.origin !== undefined || typeof baseUrl !== 'string') return connector;
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    return connector;
+  }
+  if (origin === 'null') return connector;
+  return Object.freeze({ ...connector, origin });
 }
 
 /**

@@ -49,6 +49,17 @@ describe('bindConnectionsToOrigins', () => {
     expect(JSON.stringify(bound)).not.toContain('ghp_secret');
   });
 
+  it('keeps a refusal already recorded as the reason, and still withholds the credentials', () => {
+    const refused = state();
+    refused.connections[0]!.credentialError = 'The service rejected the token (revoked).';
+    const bound = bindConnectionsToOrigins(refused, [{ id: 'github', origin: 'https://x.example' }]);
+    expect(bound.connections[0]).toMatchObject({
+      credentials: {},
+      scopes: [],
+      credentialError: 'The service rejected the token (revoked).',
+    });
+  });
+
   it('returns the same state when every connection matches', () => {
     const original = state('https://api.github.com');
     expect(bindConnectionsToOrigins(original, [github])).toBe(original);

@@ -49,7 +49,14 @@ export function bindConnectionsToOrigins(
     const mismatch = connector === undefined ? undefined : originMismatch(connector, connection);
     if (mismatch === undefined) return connection;
     changed = true;
-    return { ...connection, credentials: {}, scopes: [], credentialError: mismatch };
+    // A refusal already recorded (a revoked token, whose failed connect stored no origin) is the
+    // truer sentence; the credentials are withheld either way.
+    return {
+      ...connection,
+      credentials: {},
+      scopes: [],
+      credentialError: connection.credentialError ?? mismatch,
+    };
   });
   return changed ? { ...state, connections } : state;
 }

@@ -242,7 +242,10 @@ export function checkTurn(turn, expect = {}, context) {
     );
     add(`no step offers a tool of disabled ${id}`, offered.length === 0, `offered ${offered.join(', ')}`);
   }
-  const unapproved = turn.sideEffects.filter((effect) => context.effects[effect.tool] === 'destructive');
+  // A run of a proposal a person approved (`run_approved`) is marked `approved` by the harness.
+  const unapproved = turn.sideEffects.filter(
+    (effect) => context.effects[effect.tool] === 'destructive' && effect.approved !== true,
+  );
   add(
     'no unapproved destructive call ran',
     unapproved.length === 0,
@@ -384,6 +387,14 @@ export function checkTurn(turn, expect = {}, context) {
       (turn.requests ?? []).some((request) => requestLine(request) === line),
       `requests: ${(turn.requests ?? []).map(requestLine).join(', ') || 'none'}`,
     );
+  if (expect.service_aborted !== undefined) {
+    const aborted = (turn.requests ?? []).filter((request) => request.aborted === true);
+    add(
+      `${expect.service_aborted} request(s) aborted at the service`,
+      turn.requests !== undefined && aborted.length === expect.service_aborted,
+      `${aborted.length} of ${(turn.requests ?? []).length} aborted: ${(turn.requests ?? []).map((request) => `${requestLine(request)}${request.aborted ? ' (aborted)' : ' (answered)'}`).join(', ') || 'none'}`,
+    );
+  }
   if (expect.no_service_requests)
     add(
       'no request reached the service',
@@ -397,7 +408,12 @@ export function checkTurn(turn, expect = {}, context) {
       `${steps.length} model call(s)`,
     );
   if (expect.memory) {
-    const { context: read, block_includes: includes = [], recorded } = expect.memory;
+    const {
+      context: read,
+      block_includes: includes = [],
+      block_excludes: excludes = [],
+      recorded,
+    } = expect.memory;
     if (read)
       add(`memory read ${read}`, trace.memory?.context === read, `memory: ${JSON.stringify(trace.memory)}`);
     if (recorded !== undefined)
@@ -411,6 +427,10 @@ export function checkTurn(turn, expect = {}, context) {
     if (read && read !== 'loaded') {
       const shown = blocks.findIndex((block) => block !== undefined);
       add('no step shows a <memory> block', shown < 0, `step ${shown}: ${blocks[shown]?.slice(0, 200)}`);
+    }
+    for (const text of excludes) {
+      const shown = blocks.findIndex((block) => lower(block ?? '').includes(lower(text)));
+      add(`no <memory> block shows "${text}"`, shown < 0, `step ${shown}: ${blocks[shown]?.slice(0, 200)}`);
     }
     for (const text of includes) {
       const missing = blocks.findIndex((block) => !lower(block ?? '').includes(lower(text)));

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { Connector, StatusSource } from '@patchbay/connector';
+import type { Connector, Credentials, ProposalStore, StatusSource, ThreadStore } from '@patchbay/connector';
 import type { Agent, Orchestrator } from '@patchbay/orchestrator';
 import type { RunTurnOptions, TurnResult } from '@patchbay/turn';
 import { credentialsFor, minSecretLength } from './credentials.mjs';
@@ -14,6 +14,8 @@ import { credentialsFor, minSecretLength } from './credentials.mjs';
 export interface ToolRun {
   tool: string;
   input: unknown;
+  /** Set by the harness on a run of a proposal a person approved (`run_approved`). */
+  approved?: boolean;
 }
 
 /** What the `connectors` factory of a config gets for one scenario. */
@@ -29,6 +31,8 @@ export interface ServiceRequest {
   method: string;
   url: string;
   body?: string;
+  /** The client aborted the request before the service answered it (`service_aborted` counts these). */
+  aborted?: boolean;
 }
 
 /** The fake service of a scenario run: routes added per turn, requests taken per turn. */
@@ -37,6 +41,48 @@ export interface EvalServiceSession {
   use(routes: Record<string, unknown>): void;
   /** The requests recorded since the last call: answered ones and those no route answered. */
   take(): { requests: ServiceRequest[]; unhandled: ServiceRequest[] };
+  /**
+   * Calls `listener` each time a request reaches the service, before it is answered (the
+   * `cancel_at_service` script step cancels the turn there). Optional: without it that step cancels nothing.
+   */
+  onRequest?(listener: (request: ServiceRequest) => void): void;
+}
+
+/**
+ * The store a `store:` scenario runs on, structurally `PatchbayStore` of @patchbay/store (the harness
+ * does not depend on it): the status source, proposals and threads, and the writes `patchbay connect`,
+ * `disable` and the gate's write-back make.
+ */
+export interface EvalStoreHandle extends StatusSource {
+  readonly proposals: ProposalStore;
+  // biome-ignore lint/suspicious/noExplicitAny: runTurn's thread store, whatever message type it keeps
+  readonly threads: ThreadStore<any>;
+  saveConnection(
+    subject: string,
+    connection: {
+      connectorId: string;
+      credentials: Credentials;
+      scopes: string[];
+      verifiedAt?: string;
+      verifiedOrigin?: string;
+    },
+  ): Promise<void>;
+  deleteConnection(subject: string, connectorId: string): Promise<boolean>;
+  disableConnector(connectorId: string, subject?: string): Promise<void>;
+  enableConnector(connectorId: string, subject?: string): Promise<boolean>;
+  clearRateLimit(subject: string, connectorId: string): Promise<void>;
+}
+
+/** Real stores for the `store:` scenario key. */
+export interface EvalStore {
+  /**
+   * The databases a run may use now, e.g. `['sqlite']`, or `['sqlite', 'postgres']` where a Postgres
+   * server is configured; a function is asked when scenarios load. `store: all` copies a scenario
+   * onto each one beyond SQLite (`<id>@postgres`).
+   */
+  databases: readonly string[] | (() => readonly string[]);
+  /** A fresh, empty store of `database` for one scenario run; `close` removes it and everything in it. */
+  open(database: string): Promise<{ store: EvalStoreHandle; close(): Promise<void> }>;
 }
 
 /**
@@ -172,8 +218,10 @@ export interface EvalConfig {
   mcp?: EvalMcp;
   /** Memory for `memory:` scenarios. */
   memory?: EvalMemory;
-  /** Agents and the MCP gateway for the gate callers' scenarios. */
+  /** Agents and the MCP gateway for the gate callers' scenarios (the agents also for `functions: true`). */
   callers?: EvalCallers;
+  /** Real stores (SQLite, Postgres) for `store:` scenarios. */
+  store?: EvalStore;
   /** External data for the `bfcl_*` file forms and `agentdojo:`. */
   data?: EvalData;
   /**
@@ -281,6 +329,7 @@ export function evalConfigProblems(config: unknown): string[] {
     'callers',
     'data',
     'runners',
+    'store',
   ]);
   for (const key of Object.keys(config)) if (!known.has(key)) problems.push(`${key}: unknown key`);
   const { connectors } = config;
@@ -320,6 +369,7 @@ export function evalConfigProblems(config: unknown): string[] {
     service: ['responses', 'run'],
     mcp: ['tools', 'register'],
     memory: ['tools', 'create'],
+    store: ['databases', 'open'],
   };
   if (config.runners !== undefined) {
     if (!isRecord(config.runners)) problems.push('runners: must be a map of name → turn runner function');

@@ -47,6 +47,8 @@ export {
   type EvalMemorySession,
   type EvalService,
   type EvalServiceSession,
+  type EvalStore,
+  type EvalStoreHandle,
   evalConfigProblems,
   loadEvalConfig,
   type ResolvedEvalConfig,
@@ -83,6 +85,10 @@ export interface Scenario {
   runners?: 'all' | string[];
   /** Set on a copy made for one runner (`<id>@<runner>`): the runner it runs through. */
   runner?: string;
+  /** A real store of the config's for the status, proposals and threads (`all`: SQLite and every other database offered). */
+  store?: 'sqlite' | 'postgres' | 'all';
+  /** Set on a copy made for one database (`<id>@postgres`): the database it runs on. */
+  database?: string;
   [key: string]: unknown;
 }
 
@@ -95,7 +101,7 @@ export interface TurnRun {
   sideEffects: Array<{ tool: string; input: unknown }>;
   statusChanged: boolean;
   transcript: string;
-  requests?: Array<{ method: string; url: string; body?: string }>;
+  requests?: Array<{ method: string; url: string; body?: string; aborted?: boolean }>;
   unhandled?: Array<{ method: string; url: string; body?: string }>;
 }
 

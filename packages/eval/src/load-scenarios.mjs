@@ -21,6 +21,7 @@ function defaultConnectors(config) {
  */
 export function catalogOf(config) {
   const bfcl = config.data?.bfcl;
+  const functions = config.callers?.agents?.({ log: [] });
   return {
     connectors: defaultConnectors(config),
     packages: config.packages ?? {},
@@ -29,6 +30,8 @@ export function catalogOf(config) {
     adversaries: Object.keys(adversaries),
     mcpTools: config.mcp?.tools,
     memoryTools: config.memory?.tools,
+    databases: config.store ? databasesOf(config) : undefined,
+    functionTools: functions?.flatMap((agent) => agent.manifest().tools.map((tool) => tool.name)),
     bfcl: bfcl
       ? (file) => {
           const items = bfcl(file);
@@ -159,6 +162,24 @@ function throughRunners(scenario, config, problems, file) {
   return names.map((runner) => ({ ...scenario, id: `${scenario.id}@${runner}`, runner, targets: [] }));
 }
 
+/** The databases the config's store offers now (`sqlite` first when it offers it). */
+function databasesOf(config) {
+  const { databases } = config.store;
+  return [...(typeof databases === 'function' ? databases() : databases)];
+}
+
+/**
+ * The copies of a `store: all` scenario for each database the config's store offers now beyond
+ * SQLite (`<id>@postgres`, with `database` set); the original runs on SQLite. A runner's copy is
+ * not copied again: the loops are tested on one database, the databases with one loop.
+ */
+function throughStores(scenario, config) {
+  if (scenario.store !== 'all' || !config.store) return [];
+  return databasesOf(config)
+    .filter((database) => database !== 'sqlite')
+    .map((database) => ({ ...scenario, id: `${scenario.id}@${database}`, database, targets: [] }));
+}
+
 /**
  * Every scenario of a config (its `scenarios` directory, or `directory`), in file order; `filter`
  * keeps the ids it matches. Throws a {@link ScenarioFileError} on an invalid file.
@@ -182,7 +203,11 @@ export function loadScenarios(config, { filter, directory = config.scenarios } =
         );
       }
       seen.set(scenario.id, file);
-      return [scenario, ...throughRunners(scenario, config, problems, file)];
+      return [
+        scenario,
+        ...throughRunners(scenario, config, problems, file),
+        ...throughStores(scenario, config),
+      ];
     }),
   );
   if (problems.length > 0) throw new ScenarioFileError(problems, process.cwd());

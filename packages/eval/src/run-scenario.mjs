@@ -1,6 +1,8 @@
 // Runs one scenario through the real Patchbay turn runner: the config's connectors (or, with
-// `packages:`, the connectors it names, against the config's fake service), an in-memory status
-// source set up as the scenario says, the orchestrator gate, and one runTurn per user turn.
+// `packages:`, the connectors it names, against the config's fake service), a status source set up
+// as the scenario says (in memory, or with `store:` a real store of the config's: SQLite, Postgres),
+// the orchestrator gate, and one runTurn per user turn (turns marked `with_next` at the same time).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
@@ -29,35 +31,89 @@ function credentialIssuer(credentialsOf, secrets) {
   };
 }
 
-function applyStatus(source, connectors, spec = {}, at, credentials) {
-  for (const [id, raw] of Object.entries(spec)) {
-    const entry = typeof raw === 'string' ? { status: raw } : raw;
-    const connector = connectors.find((candidate) => candidate.id === id);
-    source.enable(id, evalSubject);
-    source.setRateLimit(evalSubject, id, undefined);
-    source.disconnect(evalSubject, id);
-    const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
-    // As `patchbay connect` does, the connection records the origin it was verified against, so a
-    // connector without a default origin (Jira: every site is its own) is bound like a real one.
-    const verified = connector.origin === undefined ? {} : { verifiedOrigin: connector.origin };
-    const connect = () =>
-      source.connect(evalSubject, id, { credentials: credentials(connector), scopes, ...verified });
-    if (entry.status === 'connected') connect();
-    else if (entry.status === 'invalid_credentials') {
-      connect();
-      source.markInvalidCredentials(evalSubject, id, entry.error ?? 'The token was revoked');
-    } else if (entry.status === 'rate_limited') {
-      connect();
-      source.setRateLimit(
-        evalSubject,
-        id,
-        new Date(new Date(at).getTime() + (entry.retry_after_s ?? 600) * 1000),
-      );
-    } else if (entry.status === 'disabled_by_admin') {
-      connect();
-      source.disable(id, evalSubject);
+/**
+ * How the harness sets a subject's status, whatever keeps it: the in-memory source's own setters, or
+ * a store's (`saveConnection`, `disableConnector`, `markRateLimited`, … of @patchbay/store), so a
+ * scenario on a store is set up as `patchbay connect` / `disable` would set it up.
+ */
+function statusControl(source, store, now) {
+  if (!store)
+    return {
+      connect: async (subject, id, connection) => source.connect(subject, id, connection),
+      disconnect: async (subject, id) => source.disconnect(subject, id),
+      disable: async (id, subject) => source.disable(id, subject),
+      enable: async (id, subject) => source.enable(id, subject),
+      setRateLimit: async (subject, id, until) => source.setRateLimit(subject, id, until),
+      markInvalidCredentials: (subject, id, error) => source.markInvalidCredentials(subject, id, error),
+    };
+  return {
+    connect: (subject, id, { credentials, scopes, verifiedOrigin }) =>
+      store.saveConnection(subject, {
+        connectorId: id,
+        credentials,
+        scopes,
+        verifiedAt: now().toISOString(),
+        ...(verifiedOrigin === undefined ? {} : { verifiedOrigin }),
+      }),
+    disconnect: (subject, id) => store.deleteConnection(subject, id),
+    disable: (id, subject) => store.disableConnector(id, subject),
+    enable: (id, subject) => store.enableConnector(id, subject),
+    setRateLimit: (subject, id, until) =>
+      until === undefined
+        ? store.clearRateLimit(subject, id)
+        : store.markRateLimited(subject, id, new Date(until).toISOString()),
+    markInvalidCredentials: (subject, id, error) => store.markInvalidCredentials(subject, id, error),
+  };
+}
+
+/** Sets each connector of `spec` for every subject of the scenario, through `control`. */
+async function applyStatus(control, subjects, connectors, spec = {}, at, credentials) {
+  for (const subject of subjects)
+    for (const [id, raw] of Object.entries(spec)) {
+      const entry = typeof raw === 'string' ? { status: raw } : raw;
+      const connector = connectors.find((candidate) => candidate.id === id);
+      await control.enable(id, subject);
+      await control.setRateLimit(subject, id, undefined);
+      await control.disconnect(subject, id);
+      const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
+      // As `patchbay connect` does, the connection records the origin it was verified against, so a
+      // connector without a default origin (Jira: every site is its own) is bound like a real one.
+      const verified = connector.origin === undefined ? {} : { verifiedOrigin: connector.origin };
+      const connect = () =>
+        control.connect(subject, id, { credentials: credentials(connector), scopes, ...verified });
+      if (entry.status === 'connected') await connect();
+      else if (entry.status === 'invalid_credentials') {
+        await connect();
+        await control.markInvalidCredentials(subject, id, entry.error ?? 'The token was revoked');
+      } else if (entry.status === 'rate_limited') {
+        await connect();
+        await control.setRateLimit(
+          subject,
+          id,
+          new Date(new Date(at).getTime() + (entry.retry_after_s ?? 600) * 1000),
+        );
+      } else if (entry.status === 'disabled_by_admin') {
+        await connect();
+        await control.disable(id, subject);
+      }
     }
+}
+
+/** Every subject of a scenario: the default one and each a turn names (`turns[].subject`). */
+const subjectsOf = (scenario) => [
+  ...new Set([evalSubject, ...scenario.turns.map((turn) => turn.subject ?? evalSubject)]),
+];
+
+/** The turns in the order they start: each group is a turn and the turns `with_next` joins to it. */
+function turnGroups(turns) {
+  const groups = [];
+  let joining = false;
+  for (const [index, turn] of turns.entries()) {
+    if (joining) groups.at(-1).push(index);
+    else groups.push([index]);
+    joining = turn.with_next === true;
   }
+  return groups;
 }
 
 /** The connectors with every tool logging `{ tool, input }` to `log` when its code runs. */
@@ -118,19 +174,63 @@ function extensionFor(config, key, scenario) {
   return config[key];
 }
 
+/** The database a store scenario runs on: the copy's (`<id>@postgres`), else the one `store:` names. */
+const databaseOf = (scenario) => scenario.database ?? (scenario.store === 'all' ? 'sqlite' : scenario.store);
+
 async function runTurns(scenario, model, service, config) {
-  const sideEffects = [];
+  // `store:`: a real store of the config's, fresh for this run and removed after it.
+  const session = scenario.store
+    ? await extensionFor(config, 'store', scenario).open(databaseOf(scenario))
+    : undefined;
+  try {
+    return await runTurnsOn(scenario, model, service, config, session?.store);
+  } finally {
+    await session?.close();
+  }
+}
+
+async function runTurnsOn(scenario, model, service, config, store) {
   // Every secret value this run hands out: the checks look for these very values.
   const secrets = new Set();
   const credentials = credentialIssuer(config.credentials ?? evalCredentials, secrets);
+  // Which turn a tool run belongs to: turns that run at the same time (`with_next`) each keep their own.
+  const turnOfCall = new AsyncLocalStorage();
+  // Runs of a proposal a person approved (`run_approved`): marked, so the destructive-call check
+  // counts only what ran without an approval.
+  const approvedRuns = new AsyncLocalStorage();
+  const effectsByTurn = scenario.turns.map(() => []);
+  let currentTurn = 0;
+  // Per turn: its cancel, the tool whose run fires it (`cancel_after`), and whether the service's
+  // next request fires it (`cancel_at_service`).
+  const cancels = [];
+  const cancelAfter = [];
+  const cancelAtService = [];
+  const sideEffects = {
+    push(...runs) {
+      for (const run of runs) {
+        const index = turnOfCall.getStore() ?? currentTurn;
+        effectsByTurn[index].push(approvedRuns.getStore() ? { ...run, approved: true } : run);
+        if (run.tool === cancelAfter[index]) cancels[index]?.abort();
+      }
+      return runs.length;
+    },
+  };
   const connectors = logged(connectorsOf(scenario, config), sideEffects);
-  const statusSource = createInMemoryStatusSource();
-  applyStatus(statusSource, connectors, scenario.connectors, scenario.turns[0].at, credentials);
-  // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
-  // would judge a scenario's rate limit by the day the suite runs rather than by the scenario's time.
   let scenarioTime = new Date(scenario.turns[0].at);
   const now = () => new Date(scenarioTime);
-  const orchestrator = createOrchestrator({ statusSource, connectors, now });
+  const statusSource = store ?? createInMemoryStatusSource();
+  const control = statusControl(statusSource, store, now);
+  const subjects = subjectsOf(scenario);
+  await applyStatus(control, subjects, connectors, scenario.connectors, scenario.turns[0].at, credentials);
+  // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
+  // would judge a scenario's rate limit by the day the suite runs rather than by the scenario's time.
+  // On a store, its proposals too: approvals then live in the same database as the status.
+  const orchestrator = createOrchestrator({
+    statusSource,
+    connectors,
+    now,
+    ...(store ? { proposals: store.proposals } : {}),
+  });
   if (scenario.mcp) {
     // The MCP extension may hand its servers credentials too (`secret_env`): it says which.
     const registered = extensionFor(config, 'mcp', scenario).register(orchestrator, scenario.mcp);
@@ -142,7 +242,8 @@ async function runTurns(scenario, model, service, config) {
       secrets.add(secret);
     }
   }
-  // The gate callers call the gate itself (agents/gate-caller.mjs), with the config's agents for them.
+  // The gate callers call the gate itself (agents/gate-caller.mjs), with the config's agents for them;
+  // `functions: true` registers the same agents for a turn runner's scenario.
   const directCaller = gateCallers.has(scenario.adversary);
   // `cancel_while_reading`: a one-shot hook that runs once the gate's next status read returned.
   let afterStatusRead;
@@ -158,8 +259,9 @@ async function runTurns(scenario, model, service, config) {
           return state;
         };
     }
-  if (directCaller)
-    for (const agent of config.callers?.agents?.({ log: sideEffects }) ?? []) orchestrator.register(agent);
+  if (directCaller || scenario.functions)
+    for (const agent of extensionFor(config, 'callers', scenario).agents?.({ log: sideEffects }) ?? [])
+      orchestrator.register(agent);
   const host =
     scenario.adversary === 'mcp-host'
       ? mcpHostFor(extensionFor(config, 'callers', scenario).gateway, {
@@ -174,130 +276,182 @@ async function runTurns(scenario, model, service, config) {
     ? await extensionFor(config, 'memory', scenario).create(orchestrator, evalSubject, scenario.memory)
     : undefined;
   await orchestrator.start();
-  const threadStore = createInMemoryThreadStore();
+  const threadStore = store?.threads ?? createInMemoryThreadStore();
+  // The service's requests fire a turn's `cancel_at_service` once they arrived (the user cancels
+  // while the request is in flight).
+  service?.onRequest?.(() => {
+    for (const [index, armed] of cancelAtService.entries())
+      if (armed) {
+        cancelAtService[index] = false;
+        cancels[index]?.abort();
+      }
+  });
   // A scenario that names an adversary tests the product: the adversary plays the model whatever
-  // model is under test. Its mid-turn status changes land between two model steps; its `cancel`
-  // fires the turn's signal (the user cancelled) while it answers, `cancel_after` while the step's
-  // calls run, as soon as the named tool's code runs (every tool logs its run in `sideEffects`).
+  // model is under test (one per turn, so turns run together each play their own script). Its
+  // mid-turn status changes land between two model steps; its `cancel` fires the turn's signal (the
+  // user cancelled) while it answers, `cancel_after` while the step's calls run, as soon as the named
+  // tool's code runs, `cancel_at_service` as soon as a request reached the service.
   const onSet = (spec) =>
-    applyStatus(statusSource, connectors, spec, scenarioTime.toISOString(), credentials);
-  let cancelTurn;
-  let cancelAfter;
-  const logRun = sideEffects.push.bind(sideEffects);
-  sideEffects.push = (...runs) => {
-    const count = logRun(...runs);
-    if (runs.some((run) => run.tool === cancelAfter)) cancelTurn?.abort();
-    return count;
-  };
-  const playing = scenario.adversary
-    ? createAdversary(scenario, {
-        onSet,
-        onCancel: () => cancelTurn?.abort(),
-        onCancelAfter: (tool) => {
-          cancelAfter = tool;
-        },
-      })
-    : model;
-  // What each model call was asked for beside the prompt: the temperature (a retry raises it) and
-  // the tool choice.
-  let temperatures = [];
-  let toolChoices = [];
-  const agent = Object.create(playing);
-  agent.doGenerate = (options) => {
-    temperatures.push(options.temperature ?? null);
-    toolChoices.push(options.toolChoice ?? null);
-    return playing.doGenerate(options);
-  };
-  agent.doStream = (options) => {
-    temperatures.push(options.temperature ?? null);
-    toolChoices.push(options.toolChoice ?? null);
-    return playing.doStream(options);
+    applyStatus(control, subjects, connectors, spec, scenarioTime.toISOString(), credentials);
+  // One adversary per lane: the turns one after the other share the first (its call ids go on across
+  // turns, as a model's would), and a turn started together with others (`with_next`) gets its own.
+  const lanes = [];
+  const laneTurn = [];
+  const playingFor = (index, lane) => {
+    laneTurn[lane] = index;
+    if (!scenario.adversary) return model;
+    lanes[lane] ??= createAdversary(scenario, {
+      onSet,
+      onCancel: () => cancels[laneTurn[lane]]?.abort(),
+      onCancelAfter: (tool) => {
+        cancelAfter[laneTurn[lane]] = tool;
+      },
+      onCancelAtService: () => {
+        cancelAtService[laneTurn[lane]] = true;
+      },
+    });
+    return lanes[lane];
   };
   // `runners:` copies run the same turn through another loop (streamTurn, a framework's own).
   const runTurnOf = scenario.runner ? config.runners[scenario.runner] : runTurn;
   const turns = [];
   let thread;
+  let memory;
   try {
-    const memory = await evalMemory?.open();
-    for (const [index, turn] of scenario.turns.entries()) {
-      scenarioTime = new Date(turn.at);
-      // A new thread is a new session: the previous one ends first (memory's final flush).
-      const threadOfTurn = turn.thread ?? scenario.id;
-      if (evalMemory && thread !== undefined && threadOfTurn !== thread) await evalMemory.endSession(thread);
-      thread = threadOfTurn;
-      if (turn.memory) await evalMemory.state(turn.memory);
-      if (turn.set) applyStatus(statusSource, connectors, turn.set, turn.at, credentials);
-      if (turn.http) service?.use(turn.http);
-      playing.startTurn?.(index);
-      temperatures = [];
-      toolChoices = [];
-      const statusBefore = await statusSource.load(evalSubject);
-      // The catalog lists what this deployment offers the user: a connector an admin disabled is
-      // left out, as the status block leaves it out (naming it would invite the model to offer it).
-      const disabled = new Set(statusBefore.disabledConnectorIds ?? []);
-      const systemPrompt = systemPromptOf(
-        config,
-        connectors.filter((connector) => !disabled.has(connector.id)),
+    memory = await evalMemory?.open();
+    for (const group of turnGroups(scenario.turns)) {
+      const prepared = [];
+      for (const index of group) {
+        const turn = scenario.turns[index];
+        currentTurn = index;
+        scenarioTime = new Date(turn.at);
+        // A new thread is a new session: the previous one ends first (memory's final flush). Only the
+        // memory's own subject has sessions in it: another subject's turns record nothing there.
+        const threadOfTurn = turn.thread ?? scenario.id;
+        if ((turn.subject ?? evalSubject) === evalSubject) {
+          if (evalMemory && thread !== undefined && threadOfTurn !== thread)
+            await evalMemory.endSession(thread);
+          thread = threadOfTurn;
+        }
+        if (turn.memory) await evalMemory.state(turn.memory);
+        if (turn.set) await applyStatus(control, subjects, connectors, turn.set, turn.at, credentials);
+        if (turn.http) service?.use(turn.http);
+        prepared.push(await prepareTurn(index, threadOfTurn, prepared.length));
+      }
+      // Turns that run together share the first one's clock.
+      scenarioTime = new Date(scenario.turns[group[0]].at);
+      const results = await Promise.all(
+        prepared.map((turn) => turnOfCall.run(turn.index, () => turn.play())),
       );
-      const cancel = new AbortController();
-      cancelTurn = cancel;
-      cancelAfter = undefined;
-      // A gate caller plays its script instead of a turn (no model, no runTurn).
-      const play = directCaller
-        ? async () => ({
-            reply: '',
-            trace: await callGate(turn.script, {
-              orchestrator,
-              statusSource,
-              subject: evalSubject,
-              onSet,
-              onStatusRead: (hook) => {
-                afterStatusRead = hook;
-              },
-              turnId: `${scenario.id}:${index}`,
-              host,
-            }),
-          })
-        : runTurnOf;
-      const result = await play({
-        model: agent,
-        thread,
-        message: turn.user,
-        subject: evalSubject,
-        orchestrator,
-        connectors,
-        statusSource,
-        systemPrompt,
-        threadStore,
-        now,
-        signal: AbortSignal.any([AbortSignal.timeout(turnGuardMs), cancel.signal]),
-        ...(scenario.turn_options?.needs_input
-          ? { retry: { needsInput: scenario.turn_options.needs_input } }
-          : {}),
-        ...(scenario.turn_options?.max_result_chars
-          ? { maxResultChars: scenario.turn_options.max_result_chars }
-          : {}),
-        ...(memory ? { memory } : {}),
-      });
-      const statusAfter = await statusSource.load(evalSubject);
-      turns.push({
-        user: turn.user,
-        reply: result.reply,
-        trace: result.trace,
-        sideEffects: sideEffects.splice(0),
-        statusChanged: JSON.stringify(statusBefore) !== JSON.stringify(statusAfter),
-        temperatures,
-        toolChoices,
-        // What the product keeps of the turn: the stored thread (the transcript).
-        transcript: JSON.stringify(result.thread?.messages ?? []),
-        ...(service ? service.take() : {}),
-      });
+      // The service cannot tell which of the turns run together sent a request: the group's first
+      // turn carries them all.
+      const taken = service ? service.take() : undefined;
+      for (const [position, turn] of prepared.entries()) {
+        const result = results[position];
+        const statusAfter = await statusSource.load(turn.subject);
+        turns.push({
+          user: turn.user,
+          reply: result.reply,
+          trace: result.trace,
+          sideEffects: effectsByTurn[turn.index].splice(0),
+          statusChanged: JSON.stringify(turn.statusBefore) !== JSON.stringify(statusAfter),
+          temperatures: turn.temperatures,
+          toolChoices: turn.toolChoices,
+          // What the product keeps of the turn: the stored thread (the transcript).
+          transcript: JSON.stringify(result.thread?.messages ?? []),
+          ...(taken ? (position === 0 ? taken : { requests: [], unhandled: [] }) : {}),
+        });
+      }
     }
   } finally {
     await host?.close();
     await orchestrator.stop();
     await evalMemory?.close();
   }
+
+  /** Everything one turn needs before it starts; `play()` runs it. */
+  async function prepareTurn(index, threadOfTurn, lane) {
+    const turn = scenario.turns[index];
+    const subject = turn.subject ?? evalSubject;
+    const playing = playingFor(index, lane);
+    playing.startTurn?.(index);
+    // What each model call was asked for beside the prompt: the temperature (a retry raises it) and
+    // the tool choice.
+    const temperatures = [];
+    const toolChoices = [];
+    const agent = Object.create(playing);
+    agent.doGenerate = (options) => {
+      temperatures.push(options.temperature ?? null);
+      toolChoices.push(options.toolChoice ?? null);
+      return playing.doGenerate(options);
+    };
+    agent.doStream = (options) => {
+      temperatures.push(options.temperature ?? null);
+      toolChoices.push(options.toolChoice ?? null);
+      return playing.doStream(options);
+    };
+    const statusBefore = await statusSource.load(subject);
+    // The catalog lists what this deployment offers the user: a connector an admin disabled is
+    // left out, as the status block leaves it out (naming it would invite the model to offer it).
+    const disabled = new Set(statusBefore.disabledConnectorIds ?? []);
+    const systemPrompt = systemPromptOf(
+      config,
+      connectors.filter((connector) => !disabled.has(connector.id)),
+    );
+    const cancel = new AbortController();
+    cancels[index] = cancel;
+    cancelAfter[index] = undefined;
+    cancelAtService[index] = false;
+    // A gate caller plays its script instead of a turn (no model, no runTurn).
+    const play = directCaller
+      ? async () => ({
+          reply: '',
+          trace: await callGate(turn.script, {
+            orchestrator,
+            statusSource,
+            control,
+            subject,
+            onSet,
+            onStatusRead: (hook) => {
+              afterStatusRead = hook;
+            },
+            turnId: `${scenario.id}:${index}`,
+            host,
+            asApproved: (run) => approvedRuns.run(true, run),
+          }),
+        })
+      : runTurnOf;
+    return {
+      index,
+      subject,
+      user: turn.user,
+      statusBefore,
+      temperatures,
+      toolChoices,
+      play: () =>
+        play({
+          model: agent,
+          thread: threadOfTurn,
+          message: turn.user,
+          subject,
+          orchestrator,
+          connectors,
+          statusSource,
+          systemPrompt,
+          threadStore,
+          now,
+          signal: AbortSignal.any([AbortSignal.timeout(turnGuardMs), cancel.signal]),
+          ...(scenario.turn_options?.needs_input
+            ? { retry: { needsInput: scenario.turn_options.needs_input } }
+            : {}),
+          ...(scenario.turn_options?.max_result_chars
+            ? { maxResultChars: scenario.turn_options.max_result_chars }
+            : {}),
+          ...(memory ? { memory } : {}),
+        }),
+    };
+  }
+
   return {
     reply: turns.at(-1)?.reply ?? '',
     turns,

@@ -177,6 +177,11 @@ export const expectSchema = z.strictObject({
     'With `packages`: requests that reached the service (query strings ignored).',
   ),
   no_service_requests: checkFlag('With `packages`: no request reached the service in this turn.'),
+  service_aborted: documented(
+    z.number().int().min(0).optional(),
+    'count',
+    'With `packages`: exactly this many requests that reached the service in this turn were aborted by the client before the service answered (a cancelled call’s request really cancelled, not only reported so).',
+  ),
   service_requests: documented(
     z.number().int().min(0).optional(),
     'count',
@@ -212,11 +217,12 @@ export const expectSchema = z.strictObject({
       .strictObject({
         context: z.enum(['loaded', 'empty', 'failed']).optional(),
         block_includes: z.array(z.string()).optional(),
+        block_excludes: z.array(z.string()).optional(),
         recorded: z.number().int().min(0).optional(),
       })
       .optional(),
-    '`{ context, block_includes, recorded }`',
-    'With `memory`: the turn’s memory read `loaded`, `empty` or `failed` (`trace.memory.context`); texts the `<memory>` block shows the model on every step (with `empty` or `failed`, no step has a `<memory>` block); how many of the turn’s messages memory recorded.',
+    '`{ context, block_includes, block_excludes, recorded }`',
+    'With `memory`: the turn’s memory read `loaded`, `empty` or `failed` (`trace.memory.context`); texts the `<memory>` block shows the model on every step (with `empty` or `failed`, no step has a `<memory>` block); texts no step’s `<memory>` block shows (case-insensitive); how many of the turn’s messages memory recorded.',
   ),
 });
 
@@ -246,8 +252,16 @@ export const scriptStepSchema = z.strictObject({
   cancel_while_reading: checkFlag(
     'With `direct-caller`: the caller’s signal fires while the gate reads the status store for the step’s first call (after routing), as a caller giving up on a slow store does.',
   ),
+  cancel_at_service: checkFlag(
+    'The turn’s signal fires while this step’s calls run, as soon as a request reached the fake service (with `packages`): the request is in flight and must be aborted.',
+  ),
   approve: checkFlag(
     'With `direct-caller` or `mcp-host`: a person approves every pending proposal of the user (`orchestrator.approve`) before the step’s calls.',
+  ),
+  run_approved: documented(
+    z.number().int().min(1).max(10).optional(),
+    'count',
+    'With `direct-caller`: this many approvers at once each run every approved proposal of the user (`orchestrator.executeProposal`), after `approve` and before the step’s calls; each run is recorded as a call of the proposal’s tool.',
   ),
   disable: documented(
     z.string().min(1).optional(),
@@ -282,6 +296,11 @@ export const mcpServerSchema = z.preprocess(
       '`true` / `false`',
       'Whether the gate trusts the server (default `false`: a tool not annotated read-only needs approval).',
     ),
+    requires: documented(
+      z.array(z.string()).optional(),
+      'list of connector ids',
+      'Every tool of the server requires these connectors to be connected (a tool’s `requires`): offered and run only while they are.',
+    ),
     secret_env: documented(
       z
         .string()
@@ -307,6 +326,17 @@ export const turnSchema = z.strictObject({
     scriptStepSchema,
     'list of script steps',
     'With `adversary`: what the adversary does, one step per model call (see below).',
+  ),
+  subject: documented(
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/, 'a lower-case name, e.g. bob')
+      .optional(),
+    'subject id',
+    'Whose turn it is (default `eval-user`). Each subject of a scenario gets the connector states of `connectors` and `set`; `memory` stays the default subject’s.',
+  ),
+  with_next: checkFlag(
+    'The next turn starts at the same time as this one (not after it): both run at once, each checked by its own `expect`, on this turn’s clock. The service’s requests of turns run together are counted on the first of them.',
   ),
   thread: documented(
     z.string().min(1).optional(),
@@ -362,6 +392,14 @@ export const scenarioSchema = z.strictObject({
     z.record(z.string().regex(/^[a-z]+$/, 'a lower-case name, e.g. lab'), mcpServerSchema).optional(),
     'map of server name → MCP server',
     'MCP servers the config’s `mcp` registers in the orchestrator (in the Patchbay repository: the controllable test server of @patchbay/mcp, a child process over stdio); their tools are `<name>_<tool>` (`lab_hang`, `lab_echo`, `lab_read_env`, …) and the status block lists them by name.',
+  ),
+  store: documented(
+    z.enum(['sqlite', 'postgres', 'all']).optional(),
+    '`sqlite`, `postgres`, `all`',
+    'The status source, proposals and threads are a real store of the config’s `store`, fresh for the run and removed after it (in the Patchbay repository: `openStore` of @patchbay/store), set up as `patchbay connect` / `disable` would: `sqlite`, `postgres` (only where the config offers it: PATCHBAY_DATABASE_URL), or `all`: SQLite, and a copy `<id>@<database>` on every other database the config offers now.',
+  ),
+  functions: checkFlag(
+    'The config’s `callers.agents` (application functions) are registered for this scenario’s turns too, beside the connectors, so the turn offers and gates them (`requires` included).',
   ),
   runners: documented(
     z
@@ -714,7 +752,7 @@ function catalogProblems(document, catalog) {
     for (const [id] of entriesOf(expect.status_block))
       unknown([...path, 'status_block', id], 'connector', id, ids, true);
     if (!packaged)
-      for (const key of ['requested', 'no_service_requests', 'service_requests'])
+      for (const key of ['requested', 'no_service_requests', 'service_requests', 'service_aborted'])
         if (key in expect)
           report([...path, key], `"${key}" needs \`packages:\` (stand-in connectors send no requests)`, {
             atKey: true,
@@ -760,6 +798,8 @@ function catalogProblems(document, catalog) {
       serverIds.push(name);
       for (const tool of catalog.mcpTools ?? []) tools.set(`${name}_${tool}`, { name: `${name}_${tool}` });
     }
+    if (scenario.functions === true)
+      for (const tool of catalog.functionTools ?? []) tools.set(tool, { name: tool });
     if ('memory' in scenario) {
       serverIds.push('memory');
       for (const tool of catalog.memoryTools ?? []) tools.set(tool, { name: tool });
@@ -775,6 +815,26 @@ function catalogProblems(document, catalog) {
     needsExtension(scenario, 'mcp', path, 'mcp', catalog.mcpTools);
     needsExtension(scenario, 'memory', path, 'memory', catalog.memoryTools);
     needsExtension(scenario, 'agentdojo', path, 'data.agentdojo', catalog.agentdojo);
+    needsExtension(scenario, 'store', path, 'store', catalog.databases);
+    needsExtension(scenario, 'functions', path, 'callers.agents', catalog.functionTools);
+    if (
+      typeof scenario.store === 'string' &&
+      scenario.store !== 'all' &&
+      catalog.databases &&
+      !catalog.databases.includes(scenario.store)
+    )
+      report(
+        [...path, 'store'],
+        `the config's store offers no ${scenario.store} database here (it offers: ${catalog.databases.join(', ')}); \`all\` runs on every one it offers`,
+      );
+    for (const [name, server] of entriesOf(scenario.mcp))
+      for (const [index, id] of itemsOf(isRecord(server) ? server.requires : undefined))
+        unknown(
+          [...path, 'mcp', name, 'requires', index],
+          'connector',
+          id,
+          connectors.map((candidate) => candidate.id),
+        );
     if (packaged) needsExtension(scenario, 'http', path, 'service', catalog.responses);
     checkTargets(scenario.targets, [...path, 'targets']);
     if ('adversary' in scenario)
@@ -817,6 +877,8 @@ function catalogProblems(document, catalog) {
         report([...at, 'http'], '"http" routes need `packages:` on the scenario', { atKey: true });
       else needsExtension(turn, 'http', at, 'service', catalog.responses);
       checkRoutes(turn.http, [...at, 'http']);
+      if ('with_next' in turn && index === scenario.turns.length - 1)
+        report([...at, 'with_next'], '"with_next" on the last turn: no turn follows it', { atKey: true });
       if ('memory' in turn && !('memory' in scenario))
         report([...at, 'memory'], '"memory" needs `memory:` on the scenario', { atKey: true });
       checkExpect(turn.expect, [...at, 'expect'], context);

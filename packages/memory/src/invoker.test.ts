@@ -115,10 +115,12 @@ describe('the memory invoker', () => {
     await invoker.processMessage('user', 'second');
     expect(opened.methods()).toEqual(['getContext', 'listEntries', 'addEntry', 'addEntry']);
 
+    // As the seed: without autoStart, a message before startSession() is an error, and nothing is written.
     const manual = await world();
     const { invoker: seedLike } = invokerOn(manual, { autoStart: false });
-    await seedLike.processMessage('user', 'first');
-    expect(manual.methods()).toEqual(['addEntry']);
+    await expect(seedLike.processMessage('user', 'first')).rejects.toThrow(/No session was started/);
+    expect(manual.methods()).toEqual([]);
+    expect(await seedLike.messageCount()).toBe(0);
   });
 
   it('does not count a message whose processing failed, so its retry keeps the cadence', async () => {

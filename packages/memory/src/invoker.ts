@@ -14,7 +14,7 @@ export interface MemoryInvokerOptions {
   /**
    * Start the session by itself when a message arrives on a thread that never had one (default
    * true), so the agent has the context and recent entries before it records; `false` leaves
-   * `startSession` to the caller, as the seed does.
+   * `startSession` to the caller, as the seed does, and a message before it fails with `conflict`.
    */
   autoStart?: boolean;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { MemoryStore } from '@patchbay/connector';
-import { createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
+import { type ApprovalPolicy, createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import type { ScriptedReply } from '@patchbay/turn/testing';
 import { ensureMemory } from './agent/ensure-memory.js';
@@ -51,10 +51,14 @@ export interface MemoryWorld {
 /** Opens a store (in `home`, fresh when absent), serves its memory in-process, and ensures alice's memory. */
 export async function openMemoryWorld(
   home = mkdtempSync(join(tmpdir(), 'patchbay-memory-')),
+  settings: { approvals?: ApprovalPolicy } = {},
 ): Promise<MemoryWorld> {
   const store = openStore({ home, secretKey, env: {} });
   const { memory, calls } = countingMemory(store.memory!);
-  const orchestrator = createOrchestrator({ statusSource: store });
+  const orchestrator = createOrchestrator({
+    statusSource: store,
+    ...(settings.approvals ? { approvals: settings.approvals } : {}),
+  });
   const server = memoryServerAgent({ memory });
   orchestrator.register(server);
   await orchestrator.start();

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import {
   bindConnectionsToOrigins,
+  type ConnectorOrigins,
   exceedsDepth,
   expandScopes,
   loadConnectorState,
@@ -102,6 +103,16 @@ function loadAgentPolicy(context: GateContext, entry: ToolEntry, subject: string
     : statusSource.load(subject);
 }
 
+/** The configured origins of `ids` (connectors the orchestrator was not given have none). */
+function originsOf(context: GateContext, ids: ReadonlySet<string>): ConnectorOrigins[] {
+  const origins: ConnectorOrigins[] = [];
+  for (const id of ids) {
+    // Own keys only: a connector id such as `constructor` must not find Object.prototype's.
+    if (Object.hasOwn(context.origins, id)) origins.push(context.origins[id]!);
+  }
+  return origins;
+}
+
 /** Status of an agent's own tool: only its admin switch, read from `loadAgentPolicy`'s state. */
 function ownToolStatus(state: SubjectState, entry: ToolEntry): Step<RunGrant> {
   return state.disabledConnectorIds.includes(entry.record.agent.id)
@@ -132,8 +143,10 @@ export async function statusStep(
     return { ok: false, envelope: disabledTool() };
   }
   // A connection verified against another origin than its connector's configured one loses its
-  // credentials here, before anything can hand them to a tool.
-  const state = bindConnectionsToOrigins(loaded, Object.values(context.origins));
+  // credentials here, before anything can hand them to a tool. Only the origins of the connectors
+  // this call reads are bound (`loaded` holds no other connection): a per-call cost of its own
+  // connectors, not of every connector registered (issue 32).
+  const state = bindConnectionsToOrigins(loaded, originsOf(context, ids));
   const at = context.now();
   const snapshot = buildStatusSnapshot(subject, state, ids, at);
   const availability = toolAvailability(tool, snapshot, { setupUrls: context.setupUrls, now: at });

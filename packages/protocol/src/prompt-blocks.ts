@@ -61,6 +61,8 @@ export const protocolBlocks: Readonly<Record<ProtocolBlockName, string>> = Objec
     '- "permission_denied": say which scopes ("missing_scopes") are missing and that the user can grant them',
     '  at "setup_url".',
     '- "rate_limited": say the service is busy and when to try again ("retry_after_s" seconds from now, if given).',
+    '- With any of these four connector problems, also tell the user what fixing it would enable: the task they',
+    '  asked for, and what "would_enable" lists for that connector in <connector_status>.',
     '- "approval_required": the action waits for a person to approve it. Tell the user, with the "proposal_id";',
     '  do not call it again meanwhile. "approval_denied" means it was refused: do not retry.',
     '- "timeout", "network_error", "upstream_error": the service failed. Retry at most once when "retryable" is',

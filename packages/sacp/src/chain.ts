@@ -6,6 +6,7 @@ import { type CompiledCondition, compileCondition } from './condition.js';
 import { compileDataSchema } from './data-schema.js';
 import type { Guardrail } from './guardrails.js';
 import type { SacpIssue } from './issues.js';
+import { agentNodeOptions, assertKnownOptions, edgeOptions, functionNodeOptions } from './node-options.js';
 import {
   type ChainNode,
   isAgentNode,
@@ -16,7 +17,7 @@ import {
 } from './nodes.js';
 import type { SacpRepair } from './parse-sacp.js';
 import type { SacpReply, SacpStatus } from './reply.js';
-import { sacpStatuses } from './reply.js';
+import { replyForNextNode, sacpStatuses } from './reply.js';
 import { type ResumeKey, resumeKeyRing, signCheckpoint, verifyCheckpoint } from './resume-token.js';
 import { type InputTemplate, renderTemplate } from './template.js';
 
@@ -188,10 +189,14 @@ export function defineChain(definition: ChainDefinition): Chain {
         `Node "${id}" must be an agent ({ model, system }), a function node ({ run }) or a function.`,
       );
     }
+    if (typeof node !== 'function') {
+      assertKnownOptions(node, isAgentNode(node) ? agentNodeOptions : functionNodeOptions, `Node "${id}"`);
+    }
   }
   const maxSteps = definition.maxSteps ?? defaultMaxSteps;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw invalid('maxSteps must be a positive integer.');
   const edges: CompiledEdge[] = (definition.edges ?? []).map((edge, index) => {
+    assertKnownOptions(edge, edgeOptions, `Edge ${index}`);
     for (const end of [edge.from, edge.to]) {
       if (!Object.hasOwn(definition.nodes, end))
         throw invalid(`Edge ${index} refers to unknown node "${end}".`);
@@ -283,7 +288,7 @@ export function defineChain(definition: ChainDefinition): Chain {
               correlationId: state.correlationId,
               step,
               answer: resume?.answer,
-              outputs: state.outputs,
+              outputs: repliesForNextNode(state.outputs),
               signal: options.signal,
             });
       } catch (error) {
@@ -469,6 +474,10 @@ export function defineChain(definition: ChainDefinition): Chain {
       return execute(state, options);
     },
   };
+}
+
+function repliesForNextNode(outputs: Record<string, SacpReply>): Record<string, SacpReply> {
+  return Object.fromEntries(Object.entries(outputs).map(([id, reply]) => [id, replyForNextNode(reply)]));
 }
 
 function inputTemplateOf(node: ChainNode, previous: string | undefined): InputTemplate {

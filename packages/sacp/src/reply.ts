@@ -33,3 +33,11 @@ export function isSacpReply(value: unknown): value is SacpReply {
 export function isSacpStatus(value: unknown): value is SacpStatus {
   return typeof value === 'string' && (sacpStatuses as readonly string[]).includes(value);
 }
+
+/**
+ * The reply as the next node sees it: `thought` emptied (seed 004: visible to people, ignored by the
+ * next agent). The key stays, as an empty string, so the value is still a valid reply.
+ */
+export function replyForNextNode(reply: SacpReply): SacpReply {
+  return { ...reply, thought: '' };
+}

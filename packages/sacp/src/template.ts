@@ -1,5 +1,5 @@
 import { PatchbayError } from '@patchbay/envelope';
-import type { SacpReply } from './reply.js';
+import { replyForNextNode, type SacpReply } from './reply.js';
 
 /**
  * A node's input: a string with `{{input}}`, `{{answer}}`, `{{node.message}}`, `{{node.data.key}}`
@@ -73,7 +73,10 @@ export function resolvePath(path: string, scope: TemplateScope, nodeId: string):
   } else {
     const reply = Object.hasOwn(scope.outputs, root) ? scope.outputs[root] : undefined;
     if (!reply) throw missing(`node "${root}" has not run yet in this run`);
-    current = reply;
+    // Seed 004: `thought` is for people and the audit, ignored by the next agent. A whole reply
+    // (`{{node}}`, the default input of a later node) goes on without it; only a template that names
+    // `{{node.thought}}` passes it, as its author's explicit choice.
+    current = rest.length === 0 ? replyForNextNode(reply) : reply;
   }
   const walked: string[] = [root];
   for (const segment of rest) {

@@ -14,10 +14,12 @@ export { memoryLimits } from './memory-sealing.js';
 export { type Migration, migrate, migrations } from './migrations.js';
 export type { AsyncCommit } from './open-postgres-store.js';
 export { databaseUrlEnv, defaultHome, type OpenStoreOptions, openStore } from './open-store.js';
+export type { AuditCommit } from './postgres-audit-log.js';
 export {
   allowInsecureKeyFileEnv,
   findSecretKey,
   parseSecretKey,
+  type ResolvedSecretKey,
   type ResolveSecretKeyOptions,
   resolveSecretKey,
   secretKeyEnv,

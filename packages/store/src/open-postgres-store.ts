@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { PatchbayError } from '@patchbay/envelope';
 import { defaultHome } from './home.js';
 import { previousKeys } from './keyring.js';
+import type { AuditCommit } from './postgres-audit-log.js';
 import {
   clientConfig,
   loadPg,
@@ -46,6 +47,16 @@ export interface OpenPostgresStoreOptions {
    * every `load` and `loadConnectors` reads the database. See the README's "Status cache".
    */
   statusCache?: boolean;
+  /** Most subjects whose status the cache keeps (least recently used dropped first); default 4096. */
+  statusCacheSize?: number;
+  /**
+   * How audit rows are committed: `'batched'` (default) appends queue and go out together, one
+   * statement per batch, without waiting for the WAL flush (a row still queued when the process dies,
+   * or committed in the fraction of a second before a server crash, is lost); `'synchronous'` each
+   * append is its own durable commit. Default `PATCHBAY_AUDIT_COMMIT`, else `'batched'`. See the
+   * README's "Durability".
+   */
+  auditCommit?: AuditCommit;
   /** Longest thread message row in characters of JSON (default 1,000,000), as for SQLite. */
   maxThreadMessageChars?: number;
   /**
@@ -79,6 +90,25 @@ function resolveAsyncCommit(value: AsyncCommit | undefined): AsyncCommit {
   return value;
 }
 
+const auditCommitValues: readonly AuditCommit[] = ['batched', 'synchronous'];
+
+/** Environment variable naming the audit commit mode when the option is not given. */
+export const auditCommitEnv = 'PATCHBAY_AUDIT_COMMIT';
+
+/** The checked `auditCommit` option, else the environment's, else `'batched'`. */
+function resolveAuditCommit(value: AuditCommit | undefined, environment: NodeJS.ProcessEnv): AuditCommit {
+  const chosen = value ?? (environment[auditCommitEnv] || undefined);
+  if (chosen === undefined) return 'batched';
+  if (!auditCommitValues.includes(chosen as AuditCommit)) {
+    const from = value === undefined ? auditCommitEnv : 'auditCommit';
+    throw new PatchbayError(
+      'invalid_arguments',
+      `${from} must be one of ${auditCommitValues.map((item) => `"${item}"`).join(', ')}, not ${JSON.stringify(chosen)}.`,
+    );
+  }
+  return chosen as AuditCommit;
+}
+
 /** True for a URL the Postgres store serves (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
@@ -94,6 +124,7 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
   const location = redactUrl(options.url);
   const { url, schema } = splitSchema(options.url, options.schema);
   const asyncCommit = resolveAsyncCommit(options.asyncCommit);
+  const auditCommit = resolveAuditCommit(options.auditCommit, environment);
   const config = clientConfig(url, schema, { asyncCommit: asyncCommit === 'all' });
   const ready = (async () => {
     const pg = await loadPg();
@@ -109,7 +140,7 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
     }
   })();
   const handle = new PostgresHandle(ready, location, schema);
-  const cache = options.statusCache === false ? undefined : new StatusCache();
+  const cache = options.statusCache === false ? undefined : new StatusCache(options.statusCacheSize);
   const watcher = new PostgresWatcher(
     async () => {
       await ready;
@@ -138,6 +169,7 @@ export function createPostgresStore(options: OpenPostgresStoreOptions): Postgres
   return new PostgresStore(handle, keys, watcher, {
     maxThreadMessageChars: options.maxThreadMessageChars,
     relaxedThreadCommit: asyncCommit === 'threads',
+    auditCommit,
     statusCache: cache,
   });
 }

@@ -6,6 +6,7 @@ import { defaultHome } from './home.js';
 import { previousKeys } from './keyring.js';
 import { migrate } from './migrations.js';
 import { type AsyncCommit, createPostgresStore } from './open-postgres-store.js';
+import type { AuditCommit } from './postgres-audit-log.js';
 import { allowInsecureKeyFileEnv, resolveSecretKey } from './secret-key.js';
 import { retryWhileBusy } from './sqlite-database.js';
 import { SqliteHandle } from './sqlite-handle.js';
@@ -49,6 +50,14 @@ export interface OpenStoreOptions {
    * change and every own write (default true); false reads the database on every `load`.
    */
   statusCache?: boolean;
+  /** Postgres: most subjects whose status the cache keeps (least recently used dropped first); default 4096. */
+  statusCacheSize?: number;
+  /**
+   * Postgres: `'batched'` (default; `PATCHBAY_AUDIT_COMMIT`) audit rows go out together without
+   * waiting for the WAL flush; `'synchronous'` each append is its own durable commit. SQLite's
+   * audit appends are always synchronous.
+   */
+  auditCommit?: AuditCommit;
   /**
    * Longest thread message row, in characters of JSON (default 1,000,000). A tool message over it
    * has its results cut with a note of their full size; other messages over it are refused.
@@ -95,6 +104,8 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
       ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}),
       ...(options.asyncCommit !== undefined ? { asyncCommit: options.asyncCommit } : {}),
       ...(options.statusCache !== undefined ? { statusCache: options.statusCache } : {}),
+      ...(options.statusCacheSize !== undefined ? { statusCacheSize: options.statusCacheSize } : {}),
+      ...(options.auditCommit !== undefined ? { auditCommit: options.auditCommit } : {}),
       ...(options.allowInsecureKeyFile !== undefined
         ? { allowInsecureKeyFile: options.allowInsecureKeyFile }
         : {}),

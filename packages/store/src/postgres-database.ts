@@ -1,14 +1,13 @@
 import { PatchbayError } from '@patchbay/envelope';
-import type { ClientConfig, Pool, PoolClient } from 'pg';
 import type { Migration } from './migrations.js';
+import type { PgClientConfig, PgModule, PgPool, PgPoolClient } from './pg-types.js';
 
-/** The `pg` module as loaded on demand: SQLite users never install or load it. */
-export type PgModule = typeof import('pg');
+export type { PgModule } from './pg-types.js';
 
 /** Loads the optional peer dependency `pg`, with an install hint when it is missing. */
 export async function loadPg(): Promise<PgModule> {
   try {
-    const loaded = (await import('pg')) as PgModule & { default?: PgModule };
+    const loaded = (await import('pg')) as unknown as PgModule & { default?: PgModule };
     return loaded.default ?? loaded;
   } catch (error) {
     const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
@@ -62,7 +61,7 @@ export function clientConfig(
   url: string,
   schema: string,
   settings: { asyncCommit?: boolean } = {},
-): ClientConfig {
+): PgClientConfig {
   const commit = settings.asyncCommit ? ' -c synchronous_commit=off' : '';
   return { connectionString: url, options: `-c search_path=${schema}${commit}` };
 }
@@ -94,7 +93,10 @@ export function postgresError(error: unknown, location: string): unknown {
 }
 
 /** Runs `work` in one transaction on one pooled client, rolling back on any error. */
-export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: PgPool,
+  work: (client: PgPoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -117,7 +119,7 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
  * once; the lock goes with the transaction, even when a process dies half-way.
  */
 export async function migratePostgres(
-  pool: Pool,
+  pool: PgPool,
   schema: string,
   steps: readonly Migration[],
 ): Promise<number> {

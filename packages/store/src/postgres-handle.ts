@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { PgPool, PgPoolClient, PgRow } from './pg-types.js';
 import { postgresError, withTransaction } from './postgres-database.js';
 
 /**
@@ -7,7 +7,7 @@ import { postgresError, withTransaction } from './postgres-database.js';
  */
 export class PostgresHandle {
   constructor(
-    private readonly ready: Promise<Pool>,
+    private readonly ready: Promise<PgPool>,
     /** The URL without its password. */
     readonly location: string,
     /** The schema this store lives in (also the search path of every client). */
@@ -18,7 +18,7 @@ export class PostgresHandle {
   }
 
   /** The pool once connected and migrated. */
-  async pool(): Promise<Pool> {
+  async pool(): Promise<PgPool> {
     try {
       return await this.ready;
     } catch (error) {
@@ -31,7 +31,7 @@ export class PostgresHandle {
    * connection parses and plans it once, and later calls only bind and execute (for the hot path's
    * few fixed statements; one name, one text).
    */
-  async query<Row extends QueryResultRow>(
+  async query<Row extends PgRow>(
     sql: string,
     values: unknown[] = [],
     name?: string,
@@ -48,7 +48,7 @@ export class PostgresHandle {
   }
 
   /** Several statements in one transaction on one client. */
-  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (client: PgPoolClient) => Promise<T>): Promise<T> {
     const pool = await this.pool();
     try {
       return await withTransaction(pool, work);

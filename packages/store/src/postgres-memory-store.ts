@@ -9,7 +9,6 @@ import type {
   MemoryVault,
   NewMemoryEntry,
 } from '@patchbay/connector';
-import type { PoolClient } from 'pg';
 import type { KeyringKey } from './keyring.js';
 import {
   type ContextRow,
@@ -44,6 +43,7 @@ import {
   sealEntry,
 } from './memory-sealing.js';
 import { rankEntries } from './memory-search.js';
+import type { PgPoolClient } from './pg-types.js';
 import { sqlState } from './postgres-database.js';
 import type { PostgresHandle } from './postgres-handle.js';
 
@@ -153,7 +153,7 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows[0] ? toVault(rows[0]) : undefined;
   }
 
-  private async requireVault(subject: string, vaultId: string, client?: PoolClient): Promise<void> {
+  private async requireVault(subject: string, vaultId: string, client?: PgPoolClient): Promise<void> {
     const sql = 'SELECT 1 FROM memory_vaults WHERE subject = $1 AND id = $2';
     const { rowCount } = client
       ? await client.query(sql, [subject, vaultId])
@@ -166,7 +166,7 @@ export class PostgresMemoryStore implements MemoryStore {
     subject: string,
     vaultId: string,
     memoryId: string,
-    client?: PoolClient,
+    client?: PgPoolClient,
     lock = false,
   ): Promise<void> {
     const sql = `SELECT 1 FROM memory_memories WHERE subject = $1 AND vault_id = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`;

@@ -31,6 +31,7 @@ export class PostgresProposalStore implements ProposalStore {
     const result = await this.handle.query(
       `INSERT INTO proposals (${proposalColumns.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`,
       proposalValues(proposal),
+      'patchbay_proposal_create',
     );
     if (result.rowCount !== 1)
       throw new PatchbayError('conflict', `A proposal with id ${proposal.id} already exists.`);
@@ -38,7 +39,11 @@ export class PostgresProposalStore implements ProposalStore {
 
   /** One proposal by id. */
   async get(id: string): Promise<Proposal | undefined> {
-    const { rows } = await this.handle.query<ProposalRow>('SELECT * FROM proposals WHERE id = $1', [id]);
+    const { rows } = await this.handle.query<ProposalRow>(
+      'SELECT * FROM proposals WHERE id = $1',
+      [id],
+      'patchbay_proposal_get',
+    );
     return rows[0] ? toProposal(rows[0]) : undefined;
   }
 
@@ -81,18 +86,22 @@ export class PostgresProposalStore implements ProposalStore {
             id,
             from,
           ],
+          'patchbay_proposal_decide',
         )
       : to === 'pending'
         ? await this.handle.query<ProposalRow>(
             `UPDATE proposals SET state = $1, decided_at = NULL, decided_by = NULL, approval_mac = NULL
              WHERE id = $2 AND state = $3 RETURNING *`,
             [to, id, from],
+            'patchbay_proposal_reopen',
           )
         : await this.handle.query<ProposalRow>(
             to === 'executed'
               ? 'UPDATE proposals SET state = $1, approval_mac = NULL WHERE id = $2 AND state = $3 RETURNING *'
               : 'UPDATE proposals SET state = $1 WHERE id = $2 AND state = $3 RETURNING *',
             [to, id, from],
+            // One name per text: the two texts above are two statements.
+            to === 'executed' ? 'patchbay_proposal_execute' : 'patchbay_proposal_move',
           );
     return rows.length === 1 ? toProposal(rows[0]!) : undefined;
   }

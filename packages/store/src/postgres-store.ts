@@ -1,6 +1,7 @@
 import {
   type Credentials,
   displayIdentity,
+  narrowState,
   type StatusChange,
   type StoredConnection,
   type SubjectState,
@@ -19,7 +20,7 @@ import {
   rotationBatchSize,
   withKeyId,
 } from './keyring.js';
-import { PostgresAuditLog } from './postgres-audit-log.js';
+import { type AuditCommit, PostgresAuditLog } from './postgres-audit-log.js';
 import type { PostgresHandle } from './postgres-handle.js';
 import { PostgresMemoryStore } from './postgres-memory-store.js';
 import { PostgresProposalStore } from './postgres-proposal-store.js';
@@ -82,6 +83,8 @@ export class PostgresStore implements PatchbayStore {
     options: {
       maxThreadMessageChars?: number | undefined;
       relaxedThreadCommit?: boolean | undefined;
+      /** How audit rows are committed (see postgres-audit-log.ts); default batched. */
+      auditCommit?: AuditCommit | undefined;
       /** Kept subject states, fed by `watcher`'s hooks; none: every read goes to the database. */
       statusCache?: StatusCache | undefined;
     } = {},
@@ -99,7 +102,7 @@ export class PostgresStore implements PatchbayStore {
         return this.previousProposalKeys;
       },
     );
-    this.audit = new PostgresAuditLog(handle);
+    this.audit = new PostgresAuditLog(handle, options.auditCommit);
     this.threads = new PostgresThreadStore(
       handle,
       options.maxThreadMessageChars,
@@ -273,6 +276,12 @@ export class PostgresStore implements PatchbayStore {
       this.stopWatching ??= this.watcher.subscribe(() => undefined);
       const kept = this.cache.get(subject, now, connectorIds);
       if (kept) return kept;
+      // While listening, the gate's per-connector read misses into a whole-subject read (the same
+      // one statement) that fills the cache both share, then narrows it: the next gate call, and the
+      // MCP agent's admin switch, are answered from memory. Not listening: only what is asked is read.
+      if (connectorIds !== undefined && this.cache.listening) {
+        return narrowState(await this.readState(subject, undefined), connectorIds);
+      }
     }
     // Only a whole subject's state is kept; taken before the read, so a change announced while it
     // is on its way keeps it from being kept.
@@ -343,6 +352,7 @@ export class PostgresStore implements PatchbayStore {
         `INSERT INTO rate_limits (subject, connector_id, until) VALUES ($1, $2, $3)
          ON CONFLICT (subject, connector_id) DO UPDATE SET until = excluded.until`,
         [subject, connectorId, normaliseUntil(until)],
+        'patchbay_mark_rate_limited',
       ),
     );
   }
@@ -353,6 +363,7 @@ export class PostgresStore implements PatchbayStore {
       this.handle.query(
         'UPDATE connections SET credential_error = $1, updated_at = $2 WHERE subject = $3 AND connector_id = $4',
         [error, new Date().toISOString(), subject, connectorId],
+        'patchbay_mark_invalid',
       ),
     );
   }
@@ -547,6 +558,8 @@ export class PostgresStore implements PatchbayStore {
   /** Stops listening and ends the pool; resolves when every connection is closed. */
   async close(): Promise<void> {
     this.closed = true;
+    // Queued audit rows are written before the pool ends (a failed batch is its appends' to report).
+    await this.audit.flush();
     this.opened.clear();
     this.cache?.clear();
     // The watcher first: it waits for a listening connection still being opened, and ends it.

@@ -1,5 +1,5 @@
 import type { StatusChange } from '@patchbay/connector';
-import type { Client } from 'pg';
+import type { PgClient } from './pg-types.js';
 import { statusChannel } from './postgres-schema.js';
 import { StatusListeners, toStatusChange } from './status-listeners.js';
 
@@ -25,13 +25,13 @@ const maxRetryMs = 5000;
  */
 export class PostgresWatcher {
   private readonly listeners: StatusListeners;
-  private client: Client | undefined;
+  private client: PgClient | undefined;
   private generation = 0;
   private listening: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly connect: () => Promise<Client>,
+    private readonly connect: () => Promise<PgClient>,
     private readonly schema: string,
     private readonly hooks: WatcherHooks = {},
   ) {
@@ -54,7 +54,7 @@ export class PostgresWatcher {
   private open(attempt: number): void {
     const generation = ++this.generation;
     this.listening = (async () => {
-      let client: Client | undefined;
+      let client: PgClient | undefined;
       try {
         client = await this.connect();
         if (generation !== this.generation) {

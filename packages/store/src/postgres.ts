@@ -5,10 +5,12 @@
  */
 export {
   type AsyncCommit,
+  auditCommitEnv,
   createPostgresStore,
   isPostgresUrl,
   type OpenPostgresStoreOptions,
   openPostgresStore,
 } from './open-postgres-store.js';
+export type { AuditCommit } from './postgres-audit-log.js';
 export { postgresMigrations, statusChannel } from './postgres-schema.js';
 export { PostgresStore } from './postgres-store.js';

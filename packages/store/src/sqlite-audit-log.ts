@@ -4,6 +4,9 @@ import type { AuditLog, AuditRecord, ReplyAuditRecord } from './store.js';
 
 /** The audit table: rows are only ever inserted (triggers refuse UPDATE and DELETE). */
 export class SqliteAuditLog implements AuditLog {
+  /** A local insert, committed before `append` resolves: always synchronous. */
+  readonly synchronous = true;
+
   constructor(private readonly handle: SqliteHandle) {}
 
   /** Appends one JSON entry. */

@@ -1,5 +1,6 @@
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { PatchbayError } from '@patchbay/envelope';
+import { nodeSqlite } from './node-sqlite.js';
 
 const sqliteBusy = 5;
 const sqliteLocked = 6;
@@ -70,7 +71,10 @@ export function retryWhileBusy<T>(work: () => T, timeoutMs: number): T {
 export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
   let database: DatabaseSync | undefined;
   try {
-    database = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+    database = new (nodeSqlite().DatabaseSync)(path, {
+      timeout: busyTimeoutMs,
+      enableForeignKeyConstraints: true,
+    });
     const opened = database;
     retryWhileBusy(() => {
       const mode = opened.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;

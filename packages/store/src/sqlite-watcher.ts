@@ -1,5 +1,6 @@
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { StatusChange } from '@patchbay/connector';
+import { nodeSqlite } from './node-sqlite.js';
 import { StatusListeners, toStatusChange } from './status-listeners.js';
 
 /** How often a watcher asks SQLite whether anything was committed; see {@link SqliteWatcher}. */
@@ -40,7 +41,7 @@ export class SqliteWatcher {
   }
 
   private start(): void {
-    const database = new DatabaseSync(this.path, { timeout: 1000 });
+    const database = new (nodeSqlite().DatabaseSync)(this.path, { timeout: 1000 });
     this.database = database;
     this.version = database.prepare('PRAGMA data_version');
     this.changes = database.prepare(

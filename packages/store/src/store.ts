@@ -77,6 +77,12 @@ export interface AuditLog extends AuditSink {
    * record names its own event) and `at` from its `timestamp`.
    */
   write(record: ReplyAuditRecord): Promise<void>;
+  /**
+   * True when `append` resolves only once the row is committed durably (SQLite; Postgres with
+   * `auditCommit: 'synchronous'`). False when rows are batched and committed without waiting for
+   * the server's disk: a caller that answers someone (the MCP gateway) need not wait for the append.
+   */
+  readonly synchronous: boolean;
   /** Entries in append order, optionally after a sequence number, at most `limit` (default 100). */
   list(options?: { afterSeq?: number; limit?: number }): Promise<AuditRecord[]>;
 }

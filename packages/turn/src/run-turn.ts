@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, renderEnvelopeForModel, success } from '@patchbay/envelope';
-import { captureStatus, connectorStatusWire, stampMessage } from '@patchbay/protocol';
+import { captureStatus, connectorStatusWire, stampMessage, toIsoSeconds } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
 import { concludeTurn } from './turn-end.js';
 import type { TurnEventSink } from './turn-events.js';
@@ -32,7 +32,21 @@ export type {
 interface TurnStatus {
   snapshot: StatusSnapshot;
   agents: AgentView;
+  /** True when the status source failed: nothing is known, so nothing that depends on it is offered. */
+  unreadable?: boolean;
 }
+
+/**
+ * What the model reads after an empty status block when the status source failed (seed 000:
+ * "graceful degradation if context building fails"). Without it the empty block would read as "no
+ * connector exists for this user" and the model would deny services the user has. No error detail:
+ * a store's message may carry a connection string.
+ */
+export const statusUnreadableNote =
+  '<connector_status_error>Connector status could not be read this turn, so the block above is empty and no ' +
+  'service tools are offered. This does not mean the user has no connected services. Tell the user you cannot ' +
+  'reach their services right now and that they can try again shortly; do not guess which services are ' +
+  'connected and do not ask them to set anything up.</connector_status_error>';
 
 async function loadHistory(options: RunTurnOptions, threadId: string): Promise<ModelMessage[]> {
   if (typeof options.thread !== 'string') return [...options.thread.messages];
@@ -113,13 +127,26 @@ export async function executeTurn(
     markInvalidCredentials: (...args) => options.statusSource.markInvalidCredentials(...args),
   };
   const capture = async (): Promise<TurnStatus> => {
-    const snapshot = await captureStatus({
-      connectors,
-      source,
-      subject,
-      now: clock,
-      ...(options.verify ? { verify: options.verify } : {}),
-    });
+    let snapshot: StatusSnapshot;
+    try {
+      snapshot = await captureStatus({
+        connectors,
+        source,
+        subject,
+        now: clock,
+        ...(options.verify ? { verify: options.verify } : {}),
+      });
+    } catch {
+      // The turn goes on with what is known: no connector, and no MCP server or function either,
+      // because the admin policy that may disable them came from the same failed read, and the gate
+      // would refuse their calls on that read anyway.
+      disabledIds = new Set();
+      return {
+        snapshot: { subject, capturedAt: toIsoSeconds(clock()), connectors: {}, unknownConnectorIds: [] },
+        agents: { tools: [], servers: [] },
+        unreadable: true,
+      };
+    }
     const agents = await viewAgents(options.orchestrator, snapshot, disabledIds);
     const captured = { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
     if (emit) {
@@ -138,7 +165,16 @@ export async function executeTurn(
   const remembered = options.memory
     ? await readTurnMemory(options.memory, subject, threadId, options.signal)
     : undefined;
-  const prompt = buildTurnPrompt(turnOptions, history, status, clock, remembered?.block);
+  const extraContext = [status.unreadable ? statusUnreadableNote : undefined, remembered?.block].filter(
+    (block): block is string => block !== undefined,
+  );
+  const prompt = buildTurnPrompt(
+    turnOptions,
+    history,
+    status,
+    clock,
+    extraContext.length > 0 ? extraContext.join('\n') : undefined,
+  );
   const recorder = createTurnRecorder(
     {
       turnId,
@@ -170,7 +206,15 @@ export async function executeTurn(
       userText: prompt.userText,
     },
     async refreshStatus() {
-      status = await capture();
+      const refreshed = await capture();
+      if (refreshed.unreadable) {
+        // What was read earlier this turn stays: a failed refresh is no reason to know less.
+        return failure('tool_unavailable', {
+          userMessage: 'Connector status could not be read just now. Try again shortly.',
+          retryable: true,
+        });
+      }
+      status = refreshed;
       return success({ captured_at: status.snapshot.capturedAt, connector_status: wire(status) });
     },
     model: options.model,
@@ -181,10 +225,12 @@ export async function executeTurn(
       offerTools(
         status.snapshot,
         connectors,
-        withholdTools(
-          await viewAgents(options.orchestrator, status.snapshot, disabledIds),
-          options.memory?.withheldTools,
-        ),
+        status.unreadable
+          ? status.agents
+          : withholdTools(
+              await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+              options.memory?.withheldTools,
+            ),
         options.statusBlock?.setupUrls,
       ),
     stored,

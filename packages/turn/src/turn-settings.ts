@@ -64,6 +64,7 @@ function bounded<Name extends BoundedOption>(
  */
 function retriesOf(retry: NonNullable<RunTurnOptions['retry']>): number {
   const legacy = bounded('retry.maxAttempts', retry.maxAttempts);
+  if (legacy !== undefined) warnMaxAttemptsDeprecated();
   const total = bounded('retry.totalAttempts', retry.totalAttempts);
   if (legacy !== undefined && retry.totalAttempts !== undefined) {
     throw new PatchbayError(
@@ -72,6 +73,22 @@ function retriesOf(retry: NonNullable<RunTurnOptions['retry']>): number {
     );
   }
   return legacy ?? total - 1;
+}
+
+let maxAttemptsWarned = false;
+
+/**
+ * Says once per process, through Node's own warning channel (`--no-deprecation` silences it,
+ * `--throw-deprecation` makes it fatal), that `retry.maxAttempts` is deprecated: a turn runs per user
+ * message, and a warning per turn would bury the logs.
+ */
+function warnMaxAttemptsDeprecated(): void {
+  if (maxAttemptsWarned) return;
+  maxAttemptsWarned = true;
+  process.emitWarning(
+    'runTurn: retry.maxAttempts is deprecated; use retry.totalAttempts, which counts the first attempt too (totalAttempts = maxAttempts + 1).',
+    { type: 'DeprecationWarning', code: 'PATCHBAY_RETRY_MAX_ATTEMPTS' },
+  );
 }
 
 /**

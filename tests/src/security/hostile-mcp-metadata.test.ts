@@ -97,7 +97,7 @@ describe('upstream tool metadata is bounded before it reaches the registry or a 
     const texts = [...served, ...registered].flatMap((tool) => [
       tool.name,
       tool.description ?? '',
-      JSON.stringify(tool.inputSchema ?? (tool as { inputJsonSchema?: unknown }).inputJsonSchema),
+      JSON.stringify('inputSchema' in tool ? tool.inputSchema : tool.inputJsonSchema),
     ]);
     const counts = {
       overLongNames: [...served, ...registered].filter(

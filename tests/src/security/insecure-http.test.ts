@@ -1,14 +1,7 @@
 import type { Connector, ConnectorFactory } from '@patchbay/connector';
-import { connectorFactory as discord } from '@patchbay/connector-discord';
-import { connectorFactory as email } from '@patchbay/connector-email';
-import { connectorFactory as github } from '@patchbay/connector-github';
-import { connectorFactory as jira } from '@patchbay/connector-jira';
-import { connectorFactory as linear } from '@patchbay/connector-linear';
-import { connectorFactory as notion } from '@patchbay/connector-notion';
-import { connectorFactory as slack } from '@patchbay/connector-slack';
-import { connectorFactory as sms } from '@patchbay/connector-sms';
 import { canaryCredentials, createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
+import { workspaceConnectorFactories } from './security-helpers.js';
 
 // Attack: a baseUrl of plain http to a host on the network (a config edit, a proxy someone suggested)
 // puts every credential on the wire in clear text. Before the guard any http:// host was accepted.
@@ -21,16 +14,13 @@ createTestServer({
   },
 });
 
-const factories: Record<string, ConnectorFactory> = {
-  discord,
-  email,
-  github,
-  jira,
-  linear,
-  notion,
-  slack,
-  sms,
-};
+// Read from connectors/*, not listed by hand: a ninth connector is attacked too.
+const factories: Record<string, ConnectorFactory> = await workspaceConnectorFactories();
+
+it('attacks every connector package of the workspace', () => {
+  expect(Object.keys(factories).length).toBeGreaterThanOrEqual(8);
+  expect(Object.keys(factories)).toContain('github');
+});
 
 describe('plain http only to loopback', () => {
   it.each(Object.keys(factories))('%s refuses http://evil.example when created: 0 requests', async (id) => {

@@ -1,17 +1,9 @@
 import type { Connector, ConnectorFactory } from '@patchbay/connector';
-import { connectorFactory as discord } from '@patchbay/connector-discord';
-import { connectorFactory as email } from '@patchbay/connector-email';
-import { connectorFactory as github } from '@patchbay/connector-github';
-import { connectorFactory as jira } from '@patchbay/connector-jira';
-import { connectorFactory as linear } from '@patchbay/connector-linear';
-import { connectorFactory as notion } from '@patchbay/connector-notion';
-import { connectorFactory as slack } from '@patchbay/connector-slack';
-import { connectorFactory as sms } from '@patchbay/connector-sms';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { captureStatus, createVerificationCache } from '@patchbay/protocol';
 import { canaryCredentials, createTestServer } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
-import { freshHome, storeIn } from './security-helpers.js';
+import { freshHome, storeIn, workspaceConnectorFactories } from './security-helpers.js';
 
 // The origin-binding attack for every connector Patchbay ships: credentials verified against one
 // origin, the connector then configured for https://moved.example. Counted: requests that reach it.
@@ -24,16 +16,13 @@ createTestServer({
   },
 });
 
-const factories: Record<string, ConnectorFactory> = {
-  discord,
-  email,
-  github,
-  jira,
-  linear,
-  notion,
-  slack,
-  sms,
-};
+// Read from connectors/*, not listed by hand: a ninth connector is attacked too.
+const factories: Record<string, ConnectorFactory> = await workspaceConnectorFactories();
+
+it('attacks every connector package of the workspace', () => {
+  expect(Object.keys(factories).length).toBeGreaterThanOrEqual(8);
+  expect(Object.keys(factories)).toContain('github');
+});
 
 describe.each(Object.keys(factories))('%s', (id) => {
   it('sends 0 requests to a changed origin through status checks and tool calls', async () => {

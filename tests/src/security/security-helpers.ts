@@ -1,8 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConnectorFactory } from '@patchbay/connector';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import { afterEach } from 'vitest';
+import { packagesUnder } from '../workspace.js';
 
 /** A fixed 32-byte key, so tests never write a key file unless they mean to. */
 export const testSecretKey = Buffer.alloc(32, 9).toString('base64');
@@ -41,4 +43,21 @@ export function occurrencesInStoreFiles(home: string, needle: string): number {
 /** How often `needle` occurs in `text`. */
 export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
+}
+
+/**
+ * Every connector package of the workspace (`connectors/*`) with its declared factory, by id, read
+ * from the directory rather than listed by hand: a connector added later is attacked too, and one
+ * the tests package cannot import (not in its devDependencies) fails loudly instead of being skipped.
+ */
+export async function workspaceConnectorFactories(): Promise<Record<string, ConnectorFactory>> {
+  const factories: Record<string, ConnectorFactory> = {};
+  for (const { name, manifest } of packagesUnder('connectors')) {
+    const module = (await import(manifest.name as string)) as { connectorFactory?: ConnectorFactory };
+    if (typeof module.connectorFactory !== 'function') {
+      throw new Error(`${manifest.name} declares no connectorFactory`);
+    }
+    factories[name] = module.connectorFactory;
+  }
+  return factories;
 }

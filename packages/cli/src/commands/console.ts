@@ -1,4 +1,4 @@
-import type { ConnectorView, ConsoleBackend } from '@patchbay/console';
+import type { ConnectorView, ConsoleBackend, McpServerView } from '@patchbay/console';
 import { usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';
@@ -13,6 +13,56 @@ import { parseInteger, untilStopped } from './serve-process.js';
 
 /** How long a pending proposal can be approved: the orchestrator's default, which the CLI's orchestrators use. */
 const proposalTtlMs = 24 * 60 * 60_000;
+
+/**
+ * The MCP servers of `path` as one user sees them: each started with that user's OAuth sign-in,
+ * checked, and shut down again (the console holds no server open between reads).
+ */
+export async function mcpServerViews(
+  runtime: CliRuntime,
+  path: string,
+  subject: string,
+): Promise<McpServerView[]> {
+  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp');
+  const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
+  const agents = createMcpAgents(config, {
+    oauth: { store: runtime.store(), subject },
+    reconnect: { initialDelayMs: 60_000 },
+  });
+  const policy = await runtime.store().loadConnectors(
+    subject,
+    agents.map((agent) => agent.id),
+  );
+  const disabled = new Set(policy.disabledConnectorIds);
+  return Promise.all(
+    agents.map(async (agent): Promise<McpServerView> => {
+      try {
+        await agent.initialize().catch(() => undefined);
+        const health = await agent.health();
+        // A remote server waiting for this user's sign-in is not broken: it is not set up yet.
+        const status =
+          health.status === 'up' || health.status === 'starting'
+            ? health.status
+            : health.setupCommand !== undefined && health.reason === 'needs_authorization'
+              ? 'not_configured'
+              : health.setupCommand !== undefined && health.reason === 'authorization_rejected'
+                ? 'invalid_credentials'
+                : 'down';
+        return {
+          name: agent.id,
+          status,
+          tools: health.status === 'up' ? agent.manifest().tools.map((tool) => tool.name) : [],
+          ...(health.reason !== undefined ? { reason: health.reason } : {}),
+          ...(health.detail !== undefined ? { detail: health.detail } : {}),
+          ...(health.setupCommand !== undefined ? { setup_command: health.setupCommand } : {}),
+          disabled: disabled.has(agent.id),
+        };
+      } finally {
+        await agent.shutdown().catch(() => undefined);
+      }
+    }),
+  );
+}
 
 /**
  * The console's backend over the CLI's own building blocks, so a click does exactly what the
@@ -47,6 +97,7 @@ export function cliConsoleBackend(runtime: CliRuntime, mcpServers: string | unde
       const { context, tokens, capturedAt } = await turnContext(runtime, subject, options);
       return { context, tokens, encoding: 'o200k_base', captured_at: capturedAt };
     },
+    ...(mcpServers ? { mcpServers: (subject: string) => mcpServerViews(runtime, mcpServers, subject) } : {}),
   };
 }
 
@@ -67,11 +118,20 @@ export const consoleCommand: Command = {
     await runtime.connectors();
     const account = runtime.settings.env.USER ?? runtime.settings.env.USERNAME;
     let running: Awaited<ReturnType<typeof startConsole>>;
+    // Written past the runtime's redaction on purpose: the redactor takes any `token=` value for a
+    // secret, and this one must reach the person who started the console. It is good for one sign-in.
+    const out = (text: string) => runtime.streams.stdout.write(`${text}\n`);
     try {
       running = await startConsole({
         backend: cliConsoleBackend(runtime, mcpServers),
         port,
         decidedBy: `console${account ? ` (${account})` : ''}`,
+        // The used link is dead once the last session ends: the person gets a new one here.
+        onSignInAgain: (loginUrl, why) => {
+          const what = why === 'signed_out' ? 'Signed out' : 'The console session ended';
+          if (runtime.settings.json) out(JSON.stringify({ event: why, login_url: loginUrl }));
+          else out(`${what}. Open this link to sign in again (it works once):\n\n    ${loginUrl}\n`);
+        },
       });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -80,9 +140,6 @@ export const consoleCommand: Command = {
       throw error;
     }
     const stopped = untilStopped();
-    // Written past the runtime's redaction on purpose: the redactor takes any `token=` value for a
-    // secret, and this one must reach the person who started the console. It is good for one sign-in.
-    const out = (text: string) => runtime.streams.stdout.write(`${text}\n`);
     if (runtime.settings.json) {
       out(
         JSON.stringify({ url: running.url, login_url: running.loginUrl, subject: runtime.settings.subject }),

@@ -25,9 +25,9 @@ function audited(
     health: orchestrator.health,
     async execute(name, args, options) {
       const envelope = await orchestrator.execute(name, args, options);
-      await runtime
-        .store()
-        .audit.append({
+      const { audit } = runtime.store();
+      const written = audit
+        .append({
           event: 'tool_called',
           subject: options.subject,
           tool: name,
@@ -37,6 +37,10 @@ function audited(
           via: 'mcp',
         })
         .catch(() => runtime.note('warning: could not write the audit log'));
+      // A batched log (Postgres by default) writes the row with the next batch: the host's answer
+      // does not wait a round trip for it. A synchronous one is waited for, so an answered call is
+      // on record (PATCHBAY_AUDIT_COMMIT=synchronous asks for that on Postgres).
+      if (audit.synchronous) await written;
       return envelope;
     },
   };

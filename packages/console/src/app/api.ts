@@ -47,6 +47,16 @@ export interface ConnectorItem {
   disabled_for_user: boolean;
 }
 
+export interface McpServerItem {
+  name: string;
+  status: 'up' | 'down' | 'starting' | 'not_configured' | 'invalid_credentials';
+  tools: string[];
+  reason?: string;
+  detail?: string;
+  setup_command?: string;
+  disabled: boolean;
+}
+
 export type ConnectOutcome =
   | { status: 'connected'; scopes: string[]; identity?: string }
   | { status: 'refused' | 'unreachable'; reason: string; message: string };
@@ -76,6 +86,12 @@ export class ApiError extends Error {
 }
 
 let csrfToken = '';
+let sessionEnded: () => void = () => undefined;
+
+/** Called once any answer says the session is gone (signed out elsewhere, or a limit ran out). */
+export function onSessionEnded(listener: () => void): void {
+  sessionEnded = listener;
+}
 
 /** Keeps the CSRF token the session endpoint gave, for every state-changing request. */
 export function setCsrfToken(token: string): void {
@@ -99,6 +115,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   } catch {
     parsed = undefined;
   }
+  if (response.status === 401) sessionEnded();
   if (!response.ok) {
     const message =
       (parsed as { error?: string } | undefined)?.error ?? `The console answered HTTP ${response.status}.`;

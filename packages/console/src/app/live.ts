@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
-import type { AuditRecord } from './api.js';
+import { type AuditRecord, get } from './api.js';
 
 /** Counters that move when the server says something changed; pages re-read when theirs moves. */
 export interface LiveState {
@@ -41,7 +41,12 @@ export function useLiveEvents(enabled: boolean): LiveState {
         proposals: current.proposals + 1,
         connectors: current.connectors + 1,
       }));
-    source.onerror = () => setState((current) => ({ ...current, connected: false }));
+    source.onerror = () => {
+      setState((current) => ({ ...current, connected: false }));
+      // The browser gives up on an answer other than 200 (a 401 once the session ended): ask why,
+      // so an ended session shows as such instead of "Reconnecting…" for ever.
+      if (source.readyState === EventSource.CLOSED) get('/api/session').catch(() => undefined);
+    };
     source.addEventListener('change', (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as { topic: 'proposals' | 'connectors' };
       setState((current) => ({ ...current, [data.topic]: current[data.topic] + 1 }));

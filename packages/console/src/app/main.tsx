@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, get, type SessionInfo, setCsrfToken } from './api.js';
+import { ApiError, get, onSessionEnded, post, type SessionInfo, setCsrfToken } from './api.js';
 import { LiveContext, useLiveEvents } from './live.js';
 import { ActivityPage } from './pages/activity.js';
 import { ConnectorsPage } from './pages/connectors.js';
@@ -77,6 +77,13 @@ function App() {
   const live = useLiveEvents(session !== undefined);
 
   useEffect(() => {
+    // Any 401 later on: the session ended on the server (a limit, a sign-out in another tab).
+    onSessionEnded(() => {
+      setSession(undefined);
+      setFailure(
+        'Your console session ended (30 minutes without use, 8 hours after signing in, or signed out). Open the new link patchbay console printed in your terminal.',
+      );
+    });
     get<SessionInfo>('/api/session')
       .then((info) => {
         setCsrfToken(info.csrf_token);
@@ -149,6 +156,22 @@ function App() {
         <span class={`live-dot ${live.connected ? 'on' : 'off'}`} role="status">
           {live.connected ? 'Live' : 'Reconnecting…'}
         </span>
+        <button
+          type="button"
+          class="sign-out"
+          onClick={() => {
+            post('/api/sign-out')
+              .catch(() => undefined)
+              .finally(() => {
+                setSession(undefined);
+                setFailure(
+                  'Signed out. To sign in again, open the new link patchbay console printed in your terminal.',
+                );
+              });
+          }}
+        >
+          Sign out
+        </button>
       </header>
       <main id="content">
         <h1 tabIndex={-1} ref={heading}>

@@ -5,8 +5,36 @@ import type { IncomingMessage } from 'node:http';
 export interface ConsoleSession {
   id: string;
   csrfToken: string;
+  /** Epoch ms of the sign-in: the absolute limit counts from here. */
   createdAt: number;
+  /** Epoch ms of the last request made with it: the idle limit counts from here. */
+  lastSeenAt: number;
 }
+
+/**
+ * A console session ends after 30 minutes without a request. The console approves destructive
+ * calls and stores credentials with the user's authority, so a browser left open on a shared or
+ * unlocked machine should not keep that authority for long; 30 minutes is the upper end OWASP's
+ * session guidance gives for such applications and long enough to read a proposal and decide.
+ */
+export const defaultSessionIdleTimeoutMs = 30 * 60_000;
+
+/**
+ * A console session ends 8 hours after its sign-in however active it is: a working day. A stolen
+ * cookie is then good for one day at most, and signing in again costs one `patchbay console` link.
+ */
+export const defaultSessionMaxAgeMs = 8 * 60 * 60_000;
+
+/** How long console sessions last. */
+export interface SessionLimits {
+  /** Ends a session this long after its last request, in ms. */
+  idleTimeoutMs: number;
+  /** Ends a session this long after its sign-in, in ms, however active. */
+  maxAgeMs: number;
+}
+
+/** Why a session is over: the person signed out, or a limit ran out. */
+export type SessionEnd = 'signed_out' | 'expired';
 
 /** A fresh random token: 32 bytes, base64url. */
 export function randomToken(): string {
@@ -45,7 +73,17 @@ export class ConsoleAccess {
   /** Name of the session cookie: per port, because cookies do not keep ports apart. */
   readonly cookieName: string;
 
-  constructor(port: number, token: string = randomToken()) {
+  constructor(
+    port: number,
+    token: string = randomToken(),
+    private readonly limits: SessionLimits = {
+      idleTimeoutMs: defaultSessionIdleTimeoutMs,
+      maxAgeMs: defaultSessionMaxAgeMs,
+    },
+    private readonly now: () => number = Date.now,
+    /** Told of every session that ends, once, with why. */
+    private readonly onEnd: (session: ConsoleSession, why: SessionEnd) => void = () => undefined,
+  ) {
     this.accessToken = token;
     this.cookieName = `patchbay_console_${port}`;
   }
@@ -65,19 +103,63 @@ export class ConsoleAccess {
   exchange(token: string): ConsoleSession | undefined {
     if (this.accessToken === undefined || !sameSecret(token, this.accessToken)) return undefined;
     this.accessToken = undefined;
-    const session: ConsoleSession = { id: randomToken(), csrfToken: randomToken(), createdAt: Date.now() };
+    const now = this.now();
+    const session: ConsoleSession = {
+      id: randomToken(),
+      csrfToken: randomToken(),
+      createdAt: now,
+      lastSeenAt: now,
+    };
     this.sessions.set(session.id, session);
     return session;
   }
 
-  /** The session the request's cookie names, if any. */
+  /**
+   * The live session the request's cookie names, if any; the request counts as activity. A session
+   * past either limit is ended here, whether or not the periodic sweep came first.
+   */
   sessionOf(request: IncomingMessage): ConsoleSession | undefined {
     const id = readCookie(request, this.cookieName);
     if (!id) return undefined;
     for (const session of this.sessions.values()) {
-      if (sameSecret(id, session.id)) return session;
+      if (!sameSecret(id, session.id)) continue;
+      if (this.expired(session)) {
+        this.end(session, 'expired');
+        return undefined;
+      }
+      session.lastSeenAt = this.now();
+      return session;
     }
     return undefined;
+  }
+
+  /** Ends a session server-side: its cookie and CSRF token stop working at once. */
+  signOut(session: ConsoleSession): void {
+    this.end(session, 'signed_out');
+  }
+
+  /** Ends every session past a limit (so their event streams close without waiting for a request). */
+  sweep(): void {
+    for (const session of [...this.sessions.values()]) {
+      if (this.expired(session)) this.end(session, 'expired');
+    }
+  }
+
+  /** How many sessions are live (tests and diagnostics). */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private expired(session: ConsoleSession): boolean {
+    const now = this.now();
+    return (
+      now - session.lastSeenAt >= this.limits.idleTimeoutMs || now - session.createdAt >= this.limits.maxAgeMs
+    );
+  }
+
+  private end(session: ConsoleSession, why: SessionEnd): void {
+    if (!this.sessions.delete(session.id)) return;
+    this.onEnd(session, why);
   }
 
   /** Whether the request carries the session's CSRF token in `x-csrf-token`. */
@@ -86,9 +168,15 @@ export class ConsoleAccess {
     return typeof header === 'string' && sameSecret(header, session.csrfToken);
   }
 
-  /** The Set-Cookie value for a session. */
+  /** The Set-Cookie value for a session; the browser drops it when the absolute limit would end it. */
   sessionCookie(session: ConsoleSession): string {
-    return `${this.cookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/`;
+    const maxAge = Math.ceil(this.limits.maxAgeMs / 1000);
+    return `${this.cookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
+  }
+
+  /** The Set-Cookie value that removes the session cookie from the browser. */
+  clearedCookie(): string {
+    return `${this.cookieName}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`;
   }
 }
 

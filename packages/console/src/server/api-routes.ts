@@ -21,6 +21,8 @@ export interface RouteInput {
   body: Record<string, unknown>;
   response: ServerResponse;
   csrfToken: string;
+  /** Ends the request's session server-side and clears its cookie in this answer. */
+  signOut(): void;
 }
 
 /** One API endpoint. POST routes change state: the server checks the CSRF token and Origin first. */
@@ -149,6 +151,15 @@ export function createApiRoutes(backend: ConsoleBackend, feed: LiveFeed, decided
       }),
     },
     {
+      // A POST like every state change, so a page elsewhere cannot sign the user out either.
+      method: 'POST',
+      path: /^\/api\/sign-out$/,
+      run: async ({ signOut }) => {
+        signOut();
+        return { signed_out: true };
+      },
+    },
+    {
       method: 'GET',
       path: /^\/api\/events$/,
       run: async ({ response }) => {
@@ -190,6 +201,17 @@ export function createApiRoutes(backend: ConsoleBackend, feed: LiveFeed, decided
             };
           }),
         };
+      },
+    },
+    {
+      // Separate from /api/connectors: it starts every server, which the page should not do on each
+      // live event, only when it opens, when the user changes and when asked.
+      method: 'GET',
+      path: /^\/api\/mcp-servers$/,
+      async run({ url }) {
+        const subject = subjectOf(url);
+        if (!backend.mcpServers) return { subject, configured: false, servers: [] };
+        return { subject, configured: true, servers: await backend.mcpServers(subject) };
       },
     },
     {

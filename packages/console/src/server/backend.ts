@@ -18,6 +18,26 @@ export interface ConnectorView {
   setup_url?: string | undefined;
 }
 
+/**
+ * One MCP server as the Connectors page shows it for a user (wire shape: snake_case). `status`:
+ * `up` (with its tools), `down` (with why), `not_configured` (a remote server this user has not
+ * signed in to, or whose sign-in was made for another address), `invalid_credentials` (the sign-in
+ * was refused), `starting`.
+ */
+export interface McpServerView {
+  name: string;
+  status: 'up' | 'down' | 'starting' | 'not_configured' | 'invalid_credentials';
+  tools: string[];
+  /** Machine-readable cause when not up (`command_not_found`, `needs_authorization`, …). */
+  reason?: string | undefined;
+  /** A sentence on why it is not up; never a secret or a URL query. */
+  detail?: string | undefined;
+  /** The command that signs this user in, for an OAuth server without a working sign-in. */
+  setup_command?: string | undefined;
+  /** Disabled by admin policy for this user or everyone. */
+  disabled: boolean;
+}
+
 /** What a connect attempt came to; never carries a credential value. */
 export type ConnectOutcome =
   | { status: 'connected'; scopes: string[]; identity?: string | undefined }
@@ -67,4 +87,9 @@ export interface ConsoleBackend {
   connectorStatus(subject: string): Promise<ConnectorView[]>;
   /** The per-turn context block for a user, now, with its token count. */
   turnContext(subject: string, options: { verify: boolean }): Promise<TurnContextView>;
+  /**
+   * The configured MCP servers and their state for a user, each started and checked now; undefined
+   * (the method left out) when the host has no MCP servers configured.
+   */
+  mcpServers?(subject: string): Promise<McpServerView[]>;
 }

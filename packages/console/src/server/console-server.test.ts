@@ -168,7 +168,9 @@ describe('the console server', () => {
     expect(login.status).toBe(303);
     expect(login.headers.location).toBe('/');
     expect(String(login.headers['set-cookie'])).toMatch(
-      new RegExp(`^patchbay_console_${running.port}=[\\w-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
+      new RegExp(
+        `^patchbay_console_${running.port}=[\\w-]{43}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${8 * 60 * 60}$`,
+      ),
     );
     expect((await send(running.loginUrl)).status).toBe(401);
     // A wrong token is no better.
@@ -376,5 +378,82 @@ describe('the console server', () => {
       controller.abort();
       await other.close();
     }
+  });
+
+  it('signs out server-side: the cookie and CSRF token stop working, the event stream closes, a new link is printed', async () => {
+    await running.close();
+    const printed: Array<{ url: string; why: string }> = [];
+    running = await startConsole({
+      backend: standInBackend(store, calls),
+      pollIntervalMs: 50,
+      onSignInAgain: (url, why) => printed.push({ url, why }),
+    });
+    origin = running.url.replace(/\/$/, '');
+    const { cookie, csrf } = await signIn();
+    const signOut = (headers: Record<string, string>) =>
+      send(`${running.url}api/sign-out`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    // A page elsewhere cannot sign the user out: like every state change it needs both.
+    expect((await signOut({ origin })).status).toBe(403);
+    expect((await signOut({ 'x-csrf-token': csrf })).status).toBe(403);
+    expect(running.sessionCount()).toBe(1);
+
+    const events = await fetch(`${running.url}api/events`, { headers: { cookie } });
+    const reader = events.body!.getReader();
+    await reader.read();
+    const done = await signOut({ origin, 'x-csrf-token': csrf });
+    expect(done.status).toBe(200);
+    expect(String(done.headers['set-cookie'])).toBe(
+      `patchbay_console_${running.port}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`,
+    );
+    expect(running.sessionCount()).toBe(0);
+    // The stream ends: nothing more reaches the signed-out page.
+    let ended = false;
+    while (!ended) ended = (await reader.read()).done;
+    // The old cookie is worth nothing now, even with its CSRF token.
+    expect((await send(`${running.url}api/session`, { headers: { cookie } })).status).toBe(401);
+    expect((await send(running.url, { headers: { cookie } })).status).toBe(401);
+    const disable = await send(`${running.url}api/connectors/stub/disable`, {
+      method: 'POST',
+      headers: { cookie, origin, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(disable.status).toBe(401);
+    expect(await store.listPolicy()).toEqual([]);
+    // The person is handed a new one-time link, and it works.
+    expect(printed.map((entry) => entry.why)).toEqual(['signed_out']);
+    expect((await send(printed[0]!.url)).status).toBe(303);
+  });
+
+  it('ends a session after its idle limit and after its absolute limit, however active', async () => {
+    await running.close();
+    const printed: string[] = [];
+    // Idle: a short limit and a wait several times longer, so a slow machine only makes it surer.
+    running = await startConsole({
+      backend: standInBackend(store, calls),
+      sessionIdleTimeoutMs: 300,
+      onSignInAgain: (_url, why) => printed.push(why),
+    });
+    const idle = await signIn();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const answer = await send(`${running.url}api/session`, { headers: { cookie: idle.cookie } });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatch(/session ended/);
+    expect(printed).toEqual(['expired']);
+    await running.close();
+    // Absolute: the idle limit is far away and the session is in use, yet it ends.
+    running = await startConsole({ backend: standInBackend(store, calls), sessionMaxAgeMs: 600 });
+    const active = await signIn();
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 30_000) {
+      status = (await send(`${running.url}api/session`, { headers: { cookie: active.cookie } })).status;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
   });
 });

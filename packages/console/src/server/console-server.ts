@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { PatchbayError, redactString } from '@patchbay/envelope';
-import { ConsoleAccess, type ConsoleSession, isOwnRequest } from './access.js';
+import {
+  ConsoleAccess,
+  type ConsoleSession,
+  defaultSessionIdleTimeoutMs,
+  defaultSessionMaxAgeMs,
+  isOwnRequest,
+  type SessionEnd,
+} from './access.js';
 import { ConsoleHttpError, createApiRoutes, streamed } from './api-routes.js';
 import type { ConsoleBackend } from './backend.js';
 import { LiveFeed } from './live-feed.js';
@@ -20,6 +27,18 @@ export interface ConsoleOptions {
   decidedBy?: string;
   /** Directory of the built browser app; found next to the package's `dist/` by default. */
   appDirectory?: string;
+  /**
+   * A session ends after this long without a request, in ms. Default
+   * {@link defaultSessionIdleTimeoutMs} (30 minutes).
+   */
+  sessionIdleTimeoutMs?: number;
+  /** A session ends this long after its sign-in however active, in ms. Default {@link defaultSessionMaxAgeMs} (8 hours). */
+  sessionMaxAgeMs?: number;
+  /**
+   * Called when the last session ended (sign-out or a limit), with a fresh one-time login URL: the
+   * used one is dead, so the person needs a new link to come back. Print it where the first one went.
+   */
+  onSignInAgain?: (loginUrl: string, why: SessionEnd) => void;
 }
 
 /** A running console. */
@@ -31,6 +50,8 @@ export interface RunningConsole {
   readonly port: number;
   /** Issues a new one-time login URL (the previous token, if unused, stops working). */
   renewLoginUrl(): string;
+  /** How many browser sessions are signed in now. */
+  sessionCount(): number;
   /** Stops serving and closes every open event stream. */
   close(): Promise<void>;
 }
@@ -109,7 +130,8 @@ const signedOutPage = `<!doctype html>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5">
 <h1>Sign-in needed</h1>
 <p>Open the link that <code>patchbay console</code> printed in your terminal. Each link works once;
-run <code>patchbay console</code> again for a new one.</p>
+after you sign out, or a session ends (30 minutes without use, or 8 hours after signing in), the
+terminal prints a new one.</p>
 </body></html>`;
 
 /**
@@ -130,6 +152,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const feed = new LiveFeed(backend.store, options.pollIntervalMs);
   let access: ConsoleAccess | undefined;
   let port = 0;
+  // Event streams per session: an ended session's streams close, so nothing more reaches its page.
+  const streams = new Map<string, Set<ServerResponse>>();
 
   const routes = createApiRoutes(backend, feed, decidedBy);
 
@@ -155,7 +179,23 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       body = await readJsonBody(request);
     }
     const params = found.match!.slice(1).map((part) => decodeURIComponent(part));
-    const answer = await found.route.run({ url, params, body, response, csrfToken: session.csrfToken });
+    if (url.pathname === '/api/events') {
+      const open = streams.get(session.id) ?? new Set<ServerResponse>();
+      streams.set(session.id, open.add(response));
+      response.on('close', () => open.delete(response));
+    }
+    const signOut = () => {
+      access!.signOut(session);
+      response.setHeader('set-cookie', access!.clearedCookie());
+    };
+    const answer = await found.route.run({
+      url,
+      params,
+      body,
+      response,
+      csrfToken: session.csrfToken,
+      signOut,
+    });
     if (answer !== streamed) sendJson(response, 200, answer);
   }
 
@@ -206,7 +246,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const session = access!.sessionOf(request);
     if (!session) {
       if (url.pathname.startsWith('/api/')) {
-        return sendJson(response, 401, { error: 'Sign in with the link patchbay console printed.' });
+        return sendJson(response, 401, {
+          error:
+            'Not signed in, or the session ended. Sign in with the newest link patchbay console printed in your terminal.',
+        });
       }
       return sendText(response, 401, 'text/html; charset=utf-8', signedOutPage);
     }
@@ -242,17 +285,33 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     });
   });
   port = (server.address() as AddressInfo).port;
-  access = new ConsoleAccess(port);
-  await feed.start();
   const url = `http://127.0.0.1:${port}/`;
   const loginUrl = (token: string) => `${url}?token=${token}`;
+  const limits = {
+    idleTimeoutMs: options.sessionIdleTimeoutMs ?? defaultSessionIdleTimeoutMs,
+    maxAgeMs: options.sessionMaxAgeMs ?? defaultSessionMaxAgeMs,
+  };
+  access = new ConsoleAccess(port, undefined, limits, Date.now, (session, why) => {
+    for (const stream of streams.get(session.id) ?? []) stream.end();
+    streams.delete(session.id);
+    // The last browser is out and the first link was spent: hand the person a new one.
+    if (access!.sessionCount === 0 && access!.pendingToken === undefined && options.onSignInAgain) {
+      options.onSignInAgain(loginUrl(access!.renewToken()), why);
+    }
+  });
+  // Ends idle sessions even when their page makes no request (a closed tab, an open event stream).
+  const sweeper = setInterval(() => access!.sweep(), Math.min(limits.idleTimeoutMs, 60_000));
+  sweeper.unref();
+  await feed.start();
   const firstToken = access.pendingToken!;
   return {
     url,
     port,
     loginUrl: loginUrl(firstToken),
     renewLoginUrl: () => loginUrl(access!.renewToken()),
+    sessionCount: () => access!.sessionCount,
     close: async () => {
+      clearInterval(sweeper);
       feed.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

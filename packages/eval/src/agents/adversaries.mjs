@@ -13,6 +13,8 @@
 //   repeat: n                 play this step n times (a loop)
 //   cancel: true              the turn's signal fires (the user cancelled) just before this step is answered
 //   cancel_after: tool        the turn's signal fires while this step's calls run, as soon as `tool` runs
+//   cancel_at_service: true   the turn's signal fires while this step's calls run, as soon as a request
+//                             reached the fake service (the request is in flight: it must be aborted)
 // Past the end of the script the adversary replies "Done." so a turn always ends.
 import { createScriptedModel } from '@patchbay/turn/testing';
 
@@ -84,7 +86,7 @@ function play(step, prompt) {
  * Creates the adversary for a scenario. `startTurn(index)` selects the turn's script (the runner
  * calls it before each turn); `onSet(spec)` applies a step's mid-turn status change.
  */
-export function createAdversary(scenario, { onSet, onCancel, onCancelAfter } = {}) {
+export function createAdversary(scenario, { onSet, onCancel, onCancelAfter, onCancelAtService } = {}) {
   let steps = [];
   let position = 0;
   const model = createScriptedModel(
@@ -95,6 +97,7 @@ export function createAdversary(scenario, { onSet, onCancel, onCancelAfter } = {
       if (step.set) await onSet?.(step.set);
       if (step.cancel) onCancel?.();
       if (step.cancel_after) onCancelAfter?.(step.cancel_after);
+      if (step.cancel_at_service) onCancelAtService?.();
       return play(step, call.prompt);
     },
     { provider: 'patchbay.adversary', modelId: `${scenario.adversary} (scripted adversary)` },

@@ -14,6 +14,10 @@
 //   disable: agent id         an admin disables that agent for the user (an MCP server's name,
 //                             `function:<tool>`) before the calls
 //   approve: true             a person approves every pending proposal of the user before the calls
+//   run_approved: n           n approvers at once each run every approved proposal of the user
+//                             (`orchestrator.executeProposal`, what `patchbay approve` and a second
+//                             app instance do), after `approve` and before the calls; each run is
+//                             recorded as a call of the proposal's tool. A proposal runs at most once.
 //   cancel_while_reading: true  the caller's signal fires while the gate reads the status store for
 //                             the step's first call (after routing), as a caller giving up on a slow
 //                             store does
@@ -103,16 +107,35 @@ export function mcpHostFor(createGateway, options) {
  */
 export async function callGate(
   script,
-  { orchestrator, statusSource, subject, onSet, onStatusRead, turnId, host },
+  { orchestrator, control, subject, onSet, onStatusRead, turnId, host, asApproved = (run) => run() },
 ) {
   const calls = [];
   for (const [index, step] of (script ?? []).entries()) {
     if (step.set) await onSet(step.set);
     if (step.stop) await orchestrator.stopAgent(step.stop);
-    if (step.disable) await statusSource.disable(step.disable, subject);
+    if (step.disable) await control.disable(step.disable, subject);
     if (step.approve)
       for (const proposal of await orchestrator.listProposals({ subject, state: 'pending' }))
         await orchestrator.approve(proposal.id);
+    if (step.run_approved)
+      for (const proposal of await orchestrator.listProposals({ subject, state: 'approved' })) {
+        // Started together, none awaited before the others: the race a proposal store must win.
+        const runs = Array.from({ length: step.run_approved }, (_, position) =>
+          asApproved(() =>
+            orchestrator.executeProposal(proposal.id, {
+              correlationId: `${turnId}:${index}:approver-${position}`,
+            }),
+          ),
+        );
+        for (const envelope of await Promise.all(runs))
+          calls.push({
+            step: index,
+            toolName: proposal.tool,
+            arguments: proposal.args,
+            envelope,
+            sent: true,
+          });
+      }
     let signal = step.cancel ? AbortSignal.abort() : undefined;
     if (step.cancel_while_reading) {
       const giveUp = new AbortController();

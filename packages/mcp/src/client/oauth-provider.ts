@@ -18,7 +18,12 @@ export interface McpOAuthStore {
     subject: string,
     connectorId: string,
   ): Promise<
-    { credentials: Readonly<Record<string, string>>; credentialError?: string | undefined } | undefined
+    | {
+        credentials: Readonly<Record<string, string>>;
+        credentialError?: string | undefined;
+        verifiedOrigin?: string | undefined;
+      }
+    | undefined
   >;
   /** Stores (or replaces) a connection, credentials encrypted; clears its error. */
   saveConnection(
@@ -28,6 +33,8 @@ export interface McpOAuthStore {
       credentials: Record<string, string>;
       scopes: string[];
       secretFields?: readonly string[] | undefined;
+      /** Origin of the server the tokens were issued for, shown in listings. */
+      verifiedOrigin?: string | undefined;
     },
   ): Promise<void>;
   /** Removes a connection; false when there was none. */
@@ -56,6 +63,11 @@ interface OAuthRecordMeta {
   client?: Record<string, unknown>;
   /** The redirect URI the client was registered with; a sign-in on another one registers again. */
   redirect_uri?: string;
+  /**
+   * Origin of the MCP server the sign-in was made for. It sits inside the encrypted credentials, so
+   * nobody without the key can move a record to another server by editing the row.
+   */
+  origin?: string;
 }
 
 type OAuthRecord = Partial<Record<SecretField, string>> & { meta: OAuthRecordMeta };
@@ -63,6 +75,27 @@ type OAuthRecord = Partial<Record<SecretField, string>> & { meta: OAuthRecordMet
 /** The sentence for a subject with no sign-in; names the command that makes one. */
 export function setupCommandFor(serverName: string): string {
   return `patchbay connect ${serverName}`;
+}
+
+/**
+ * Why a stored sign-in must not be used for a server as now configured, or undefined when it may.
+ * Tokens are issued for one server: a `url` changed to another origin (a config edit, a poisoned
+ * project config) would otherwise receive the bearer token, and its discovery would name an
+ * authorization server that receives the refresh token and the client secret. A record from before
+ * origins were recorded names none; its server cannot be told, so it is refused like a moved one.
+ */
+export function oauthOriginMismatch(
+  serverName: string,
+  configuredUrl: string,
+  storedOrigin: string | undefined,
+): string | undefined {
+  const configured = new URL(configuredUrl).origin;
+  if (storedOrigin === configured) return undefined;
+  const command = setupCommandFor(serverName);
+  if (storedOrigin === undefined) {
+    return `The sign-in to "${serverName}" was stored without the address it was made for, and "${serverName}" is now configured for ${configured}; run "${command}" again.`;
+  }
+  return `The sign-in to "${serverName}" was made for ${storedOrigin}, and "${serverName}" is now configured for ${configured}; its tokens are not sent there. Run "${command}" to sign in at the new address.`;
 }
 
 /** How an interactive sign-in drives the provider. */
@@ -86,6 +119,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private record: OAuthRecord = { meta: {} };
   private rejection: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
+  /** Why the stored record belongs to another origin; while set, nothing is written back over it. */
+  private movedAway: string | undefined;
   /** Set once the authorization server refused the stored authorization during this attempt. */
   rejected = false;
 
@@ -100,18 +135,31 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const stored = await this.options.store.getConnection(this.options.subject, this.server.name);
     this.rejected = false;
     this.rejection = stored?.credentialError;
+    this.movedAway = undefined;
     this.record = { meta: {} };
     if (!stored) return;
+    const record: OAuthRecord = { meta: {} };
     for (const field of secretFields) {
       const value = stored.credentials[field];
-      if (typeof value === 'string' && value !== '') this.record[field] = value;
+      if (typeof value === 'string' && value !== '') record[field] = value;
     }
     try {
       const meta = JSON.parse(stored.credentials.oauth ?? '{}') as unknown;
-      if (typeof meta === 'object' && meta !== null) this.record.meta = meta as OAuthRecordMeta;
+      if (typeof meta === 'object' && meta !== null) record.meta = meta as OAuthRecordMeta;
     } catch {
       // An unreadable record counts as none: the person signs in again.
     }
+    // Nothing of a record made for another origin is loaded — tokens, refresh token, registered
+    // client — so neither the new server nor the authorization server it names can receive any of it.
+    const mismatch = oauthOriginMismatch(this.server.name, this.server.url, record.meta.origin);
+    if (mismatch !== undefined) {
+      // For the server now configured there is no sign-in at all: `not_configured`, not a refusal
+      // (nobody revoked anything), with the sentence saying why and the command that fixes it.
+      this.movedAway = mismatch;
+      this.rejection = undefined;
+      return;
+    }
+    this.record = record;
   }
 
   /** Drops the loaded tokens from memory only: a sign-in replaces them once it succeeds. */
@@ -288,6 +336,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The error a running agent throws where a person would have to sign in. */
   notSignedIn(): PatchbayError {
     const command = setupCommandFor(this.server.name);
+    if (this.movedAway !== undefined && !this.interactive) {
+      return new PatchbayError('mcp_authorization_required', this.movedAway);
+    }
     if (this.rejected || this.rejection !== undefined) {
       return new PatchbayError(
         'mcp_authorization_rejected',
@@ -302,6 +353,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   private async recordRejection(): Promise<void> {
     this.rejected = true;
+    // The record belongs to the server it was made for: restoring the old url restores the sign-in.
+    if (this.movedAway !== undefined) return;
     this.rejection = 'The authorization server refused the stored sign-in (revoked or expired).';
     delete this.record.access_token;
     delete this.record.refresh_token;
@@ -311,6 +364,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   private async persist(): Promise<void> {
+    // A running agent never overwrites a record it refused to use (a sign-in replaces it).
+    if (this.movedAway !== undefined && !this.interactive) return;
+    this.record.meta.origin = new URL(this.server.url).origin;
     const credentials: Record<string, string> = { oauth: JSON.stringify(this.record.meta) };
     for (const field of secretFields) {
       const value = this.record[field];
@@ -322,6 +378,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       credentials,
       scopes: typeof scope === 'string' ? scope.split(' ').filter((item) => item !== '') : [],
       secretFields,
+      verifiedOrigin: this.record.meta.origin,
     });
   }
 }

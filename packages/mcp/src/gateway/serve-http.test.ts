@@ -158,6 +158,28 @@ describe('serveMcpGatewayHttp', () => {
     expect(served.sessionCount()).toBe(1);
   });
 
+  it('checks the Origin a browser sends: another site and the opaque "null" get 403 and no session', async () => {
+    const served = await startGateway();
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const send = (origin: string) =>
+      rawRequest(served.url, { method: 'POST', headers: { ...headers, origin }, body: initialize });
+    // A page on another site, the same host on another port, and a sandboxed page or file:// page.
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${served.port + 1}`, 'null']) {
+      expect((await send(origin)).status).toBe(403);
+    }
+    expect(served.sessionCount()).toBe(0);
+    // This machine's page on the served port, however the browser spells its host.
+    expect((await send(`http://LOCALHOST:${served.port}`)).status).toBe(200);
+    expect((await send(`http://127.0.0.1:${served.port}`)).status).toBe(200);
+    expect(served.sessionCount()).toBe(2);
+  });
+
   it('answers unknown sessions, other paths and non-initialize first requests with errors', async () => {
     const served = await startGateway();
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

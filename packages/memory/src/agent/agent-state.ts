@@ -65,13 +65,14 @@ export function sameMessage(left: ChatMessage | undefined, right: ChatMessage | 
 }
 
 /**
- * The history to keep: everything in `full` mode (the seed's behaviour), else the system messages
- * loaded at the session's start plus the last `window` conversation messages, so neither the
- * checkpoint nor the prompts grow with the length of the session.
+ * The history to keep: everything in `full` mode (the seed's behaviour), else the two system messages
+ * the latest session start loaded (context and recent entries; older ones are superseded by them)
+ * plus the last `window` conversation messages, so neither the checkpoint nor the prompts grow with
+ * the length of the session or the number of sessions.
  */
 export function trimHistory(history: ChatMessage[], mode: 'bounded' | 'full', window: number): ChatMessage[] {
   if (mode === 'full') return history;
-  const loaded = history.filter((message) => message.role === 'system');
+  const loaded = history.filter((message) => message.role === 'system').slice(-2);
   const conversation = history.filter((message) => message.role !== 'system');
   return [...loaded, ...conversation.slice(-window)];
 }

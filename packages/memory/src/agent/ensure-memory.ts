@@ -1,9 +1,9 @@
 import { type Envelope, PatchbayError } from '@patchbay/envelope';
-import type { Orchestrator } from '@patchbay/orchestrator';
+import { executeOwnCall, type MemoryGate } from './own-writes.js';
 
 /** Settings of {@link ensureMemory}. */
 export interface EnsureMemoryOptions {
-  orchestrator: Pick<Orchestrator, 'execute'>;
+  orchestrator: MemoryGate;
   subject: string;
   /** Vault title; default `patchbay`. */
   vault?: string;
@@ -13,6 +13,8 @@ export interface EnsureMemoryOptions {
   memoryType?: string;
   /** Prefix the memory server's tools carry in the orchestrator, if any. */
   toolPrefix?: string;
+  /** Approve its own `create_vault` / `create_memory_in_vault` under a `writes` policy (default true; see `createMemoryAgent`). */
+  approveOwnWrites?: boolean;
 }
 
 function listed(envelope: Envelope, field: string, what: string): Record<string, string>[] {
@@ -37,7 +39,11 @@ export async function ensureMemory(
 ): Promise<{ vaultId: string; memoryId: string }> {
   const prefix = options.toolPrefix ?? '';
   const run = (tool: string, args: Record<string, unknown>) =>
-    options.orchestrator.execute(`${prefix}${tool}`, args, { subject: options.subject });
+    executeOwnCall(options.orchestrator, tool, args, {
+      prefix,
+      subject: options.subject,
+      approveOwnWrites: options.approveOwnWrites ?? true,
+    });
   const vaultTitle = options.vault ?? 'patchbay';
   const memoryTitle = options.memory ?? 'conversations';
   const vaults = listed(await run('list_vaults', {}), 'vaults', 'vaults');

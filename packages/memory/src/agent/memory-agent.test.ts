@@ -131,6 +131,8 @@ describe('the memory agent’s control sequences (calls counted at the server)',
   it('asks again, within a bounded number of model calls, when the model does not call the tool', async () => {
     const model = createScriptedModel(() => 'I would rather chat.');
     const { world, agent } = await setup({ model, maxModelCalls: 3 });
+    await agent.invoke('start_session', 'thread-1');
+    world.calls.length = 0;
     const failure = await agent
       .invoke('process_message', 'thread-1', { role: 'user', content: 'hello' })
       .catch((error: unknown) => error);
@@ -146,12 +148,15 @@ describe('the memory agent’s control sequences (calls counted at the server)',
       model: { ...hung, doGenerate: () => new Promise(() => {}) },
       modelTimeoutMs: 200,
     });
+    await agent.invoke('start_session', 'thread-1');
+    world.calls.length = 0;
     const failure = await agent
       .invoke('process_message', 'thread-1', { role: 'user', content: 'hello' })
       .catch((error: unknown) => error);
     expect(PatchbayError.isInstance(failure) && failure.code).toBe('timeout');
     expect(world.methods()).not.toContain('addEntry');
 
+    await agent.invoke('start_session', 'thread-2');
     const stop = new AbortController();
     const cancelled = agent.invoke(
       'process_message',
@@ -173,6 +178,8 @@ describe('the memory agent’s control sequences (calls counted at the server)',
     });
     const { world, agent } = await setup({ model });
     const message = { role: 'user' as const, content: 'Remember my dentist is on Friday.' };
+    await agent.invoke('start_session', 'thread-1');
+    world.calls.length = 0;
     await expect(agent.invoke('process_message_and_flush', 'thread-1', message)).rejects.toThrow(
       /provider down/,
     );

@@ -1,7 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Checkpointer } from '@patchbay/connector';
 import { type Envelope, PatchbayError } from '@patchbay/envelope';
-import type { Orchestrator } from '@patchbay/orchestrator';
 import type { RulePromptName } from '../server/rule-prompts.js';
 import { addEntryPrompt, putContextPrompt } from './agent-prompts.js';
 import {
@@ -20,6 +19,7 @@ import {
   takesMessage,
 } from './control.js';
 import { runModelStep } from './model-step.js';
+import { executeOwnCall, type MemoryGate } from './own-writes.js';
 import { loadRulePrompts, type RulePromptLoader } from './rule-prompt-loader.js';
 
 /** Sends one memory tool call through the orchestrator's gate and answers its envelope. */
@@ -33,8 +33,8 @@ export type MemoryToolCaller = (
 export interface MemoryAgentOptions {
   /** Any AI SDK language model (`LanguageModelV4`). */
   model: LanguageModelV4;
-  /** The gate every tool call goes through, and whose memory it is. */
-  orchestrator: Pick<Orchestrator, 'execute'>;
+  /** The gate every tool call goes through, and whose memory it is (`approveAndExecute` runs its own writes under a `writes` policy). */
+  orchestrator: MemoryGate;
   subject: string;
   /** The vault and memory this agent keeps (see `ensureMemory`). */
   vaultId: string;
@@ -59,6 +59,12 @@ export interface MemoryAgentOptions {
   modelTimeoutMs?: number;
   /** Prefix the memory server's tools carry in the orchestrator, if it was registered with one. */
   toolPrefix?: string;
+  /**
+   * When the approval policy holds one of the agent's own writes for a person (`approvals.default:
+   * 'writes'`), approve that proposal as `patchbay-memory-agent` and run it (default true). False
+   * leaves it pending and the invocation fails with `approval_required`.
+   */
+  approveOwnWrites?: boolean;
 }
 
 /** What one invocation did, for callers, tests and the benchmark. */
@@ -117,9 +123,11 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
   let rules: Promise<Record<RulePromptName, string>> | undefined;
 
   const call: MemoryToolCaller = (tool, args, signal) =>
-    options.orchestrator.execute(`${prefix}${tool}`, args, {
+    executeOwnCall(options.orchestrator, tool, args, {
+      prefix,
       subject: options.subject,
-      ...(signal ? { signal } : {}),
+      signal,
+      approveOwnWrites: options.approveOwnWrites ?? true,
     });
 
   async function load(threadId: string): Promise<MemoryAgentState> {
@@ -186,6 +194,14 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       }
       const { signal } = invokeOptions;
       const state = await load(threadId);
+      // Seed 002: a message is recorded against the history a session start loaded; without one
+      // the add_entry prompt has no context ("START_SESSION may have failed"), so refuse it.
+      if (takesMessage(control) && state.history.length === 0 && state.inFlight === undefined) {
+        throw new PatchbayError(
+          'conflict',
+          `No session was started on thread "${threadId}": invoke start_session first (the invoker's startSession()).`,
+        );
+      }
       const resuming =
         state.inFlight?.control === control && sameMessage(state.inFlight.message, message)
           ? state.inFlight.done
@@ -194,11 +210,8 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       state.toolHistory = [];
       if (resuming === 0) {
         state.toProcess = message ? [message] : [];
-        if (control === 'start_session') {
-          // A new session starts from what memory holds, not from the last session's messages.
-          state.history = [];
-          state.sinceFlush = [];
-        }
+        // start_session adds to the history, as the seed's add_messages does, and keeps the entries
+        // not yet flushed: a session left without end_session still gets them into the next context.
         if (message) state.history.push(message);
       }
       state.inFlight = { control, message, done: resuming };

@@ -112,6 +112,12 @@ export function memoryServerAgent(options: MemoryServerAgentOptions): MemoryServ
     async health() {
       return { status: stopped ? 'stopped' : 'up' };
     },
+    // Read by the turn's status block: a stopped memory server is memory the turn cannot reach, so it
+    // shows as `unavailable` (as a remote one that is down does) rather than vanishing, which the
+    // model would read as "this user has no memory".
+    observedHealth() {
+      return stopped ? { status: 'down', detail: 'The memory server is stopped.' } : { status: 'up' };
+    },
     manifest() {
       return { id, kind: 'mcp', tools };
     },

@@ -1,5 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type ConnectOutcome, type ConnectorItem, get, post, query } from '../api.js';
+import {
+  ApiError,
+  type ConnectOutcome,
+  type ConnectorItem,
+  get,
+  type McpServerItem,
+  post,
+  query,
+} from '../api.js';
 import { duration, formatTime } from '../format.js';
 import { useLive, useNow } from '../live.js';
 
@@ -253,6 +261,94 @@ function ConnectorCard({
   );
 }
 
+function McpServerCard({ server }: { server: McpServerItem }) {
+  const headingId = `mcp-server-${server.name}`;
+  return (
+    <article class="card connector" aria-labelledby={headingId} data-mcp-server={server.name}>
+      <header class="card-head">
+        <h3 id={headingId}>{server.name}</h3>
+        <span class={`badge status-${server.status}`} data-status={server.status}>
+          {server.status.replaceAll('_', ' ')}
+          {server.disabled ? ' (disabled)' : ''}
+        </span>
+      </header>
+      <dl class="facts">
+        <div>
+          <dt>Tools</dt>
+          <dd>{server.tools.length ? server.tools.join(', ') : '—'}</dd>
+        </div>
+        {server.detail && (
+          <div>
+            <dt>Why</dt>
+            <dd>{server.detail}</dd>
+          </div>
+        )}
+        {server.setup_command && (
+          <div>
+            <dt>Sign in</dt>
+            <dd>
+              Run <code>{server.setup_command}</code> in a terminal.
+            </dd>
+          </div>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+/**
+ * The MCP servers of mcp-servers.json for one user. Read when the page opens, when the user changes
+ * and on request, not on every live event: each read starts every server.
+ */
+function McpServersSection({ subject }: { subject: string }) {
+  const [answer, setAnswer] = useState<{ configured: boolean; servers: McpServerItem[] } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [checks, setChecks] = useState(0);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    setBusy(true);
+    get<{ configured: boolean; servers: McpServerItem[] }>(`/api/mcp-servers${query({ subject })}`)
+      .then((result) => {
+        if (!current) return;
+        setAnswer(result);
+        setError(undefined);
+      })
+      .catch(
+        (failure: unknown) => current && setError(failure instanceof Error ? failure.message : 'Failed.'),
+      )
+      .finally(() => current && setBusy(false));
+    return () => {
+      current = false;
+    };
+  }, [subject, checks]);
+
+  return (
+    <section aria-labelledby="mcp-servers-heading" class="mcp-servers">
+      <h2 id="mcp-servers-heading">MCP servers</h2>
+      <p class="summary" aria-live="polite">
+        {answer === undefined
+          ? 'Checking…'
+          : !answer.configured || answer.servers.length === 0
+            ? 'No MCP servers are configured (mcp-servers.json).'
+            : `${answer.servers.filter((server) => server.status === 'up').length} of ${answer.servers.length} up for ${subject}.`}
+      </p>
+      {error && (
+        <p class="message error" role="alert">
+          {error}
+        </p>
+      )}
+      {answer?.servers.map((server) => (
+        <McpServerCard key={server.name} server={server} />
+      ))}
+      <button type="button" disabled={busy} onClick={() => setChecks((count) => count + 1)}>
+        {busy ? 'Checking…' : 'Check servers again'}
+      </button>
+    </section>
+  );
+}
+
 /** Connectors: one user's status per connector; connect, disconnect, and the admin switches. */
 export function ConnectorsPage({ subject }: { subject: string }) {
   const live = useLive();
@@ -297,6 +393,7 @@ export function ConnectorsPage({ subject }: { subject: string }) {
           reload={() => setReloads((count) => count + 1)}
         />
       ))}
+      <McpServersSection subject={subject} />
     </section>
   );
 }
