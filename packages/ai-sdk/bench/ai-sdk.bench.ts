@@ -91,6 +91,33 @@ const plainTools = {
 };
 const messages = [{ role: 'user' as const, content: userText }];
 
+// The same inputs without Patchbay's code: Patchbay's static system prompt, one captured context
+// block on the user message and the meta-tool beside the tool, as fixed values — what the framework
+// is handed, so the difference to the Patchbay path is Patchbay's own per-step and per-call work.
+const sample = await patchbay.turn({ userText });
+const samplePlan = await sample.session.prepareStep();
+const sameInputsMessages = [
+  {
+    role: 'user' as const,
+    content: [
+      { type: 'text' as const, text: samplePlan.context },
+      { type: 'text' as const, text: userText },
+    ],
+  },
+];
+const refreshDefinition = samplePlan.tools.find(
+  (candidate) => candidate.name === 'refresh_connector_status',
+)!;
+const sameInputsTools = {
+  ...plainTools,
+  refresh_connector_status: tool({
+    description: refreshDefinition.description,
+    inputSchema: jsonSchema<Record<string, never>>(refreshDefinition.inputJsonSchema),
+    execute: async () => ({}),
+  }),
+};
+const sameInputsInstructions = sample.settings.instructions;
+
 /** Checks one turn's result: one tool call and the scripted reply, else the bench measures something else. */
 function check(path: string, text: string, toolResults: number) {
   if (text !== reply || toolResults !== 1) {
@@ -125,6 +152,17 @@ const paths = {
       tools: plainTools,
     });
     check('plain_generateText', result.text, result.steps.flatMap((step) => step.toolResults).length);
+    done(plainModel);
+  },
+  same_inputs_generateText: async () => {
+    const result = await generateText({
+      model: plainModel,
+      instructions: sameInputsInstructions,
+      messages: sameInputsMessages,
+      stopWhen: stepCountIs(8),
+      tools: sameInputsTools,
+    });
+    check('same_inputs_generateText', result.text, result.steps.flatMap((step) => step.toolResults).length);
     done(plainModel);
   },
   patchbay_streamText: async () => {
@@ -284,6 +322,22 @@ const report = {
   options,
   generateText: pair('generateText'),
   streamText: pair('streamText'),
+  // Against the framework handed the same prompt and tool set as fixed values: what Patchbay's own
+  // code (per-step status, the block's placement, the gate) costs, apart from what its content costs.
+  generateText_same_inputs: {
+    same_inputs: {
+      median_us_per_turn: spreadOf(figures.same_inputs_generateText!.medianUsPerRound, 1),
+      cpu_us_per_turn: spreadOf(figures.same_inputs_generateText!.cpuUsPerRound, 1),
+    },
+    ratio_patchbay_to_same_inputs: ratioOf(
+      figures.patchbay_generateText!.medianUsPerRound,
+      figures.same_inputs_generateText!.medianUsPerRound,
+    ),
+    ratio_same_inputs_to_plain: ratioOf(
+      figures.same_inputs_generateText!.medianUsPerRound,
+      figures.plain_generateText!.medianUsPerRound,
+    ),
+  },
   breakdown_us: {
     direct_function: spreadOf(median('direct_function'), 2),
     gate_execute: spreadOf(median('gate_execute'), 1),
