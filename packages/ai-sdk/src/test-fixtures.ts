@@ -1,10 +1,7 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
-import { createFixtureConnector } from '@patchbay/testing';
-import { z } from 'zod';
+import { createTurnFixtureConnectors } from '@patchbay/testing';
 
 /** Every call a connector really ran, in order: what a test counts. */
 export interface Executed {
@@ -15,53 +12,7 @@ export interface Executed {
 /** Two fixture connectors (tracker: create + destructive delete; chat: post) behind a real gate. */
 export async function createWorld() {
   const executed: Executed[] = [];
-  const tracker = createFixtureConnector({
-    id: 'tracker',
-    tools: [
-      defineTool({
-        name: 'tracker_create_issue',
-        description: 'Creates an issue in a project.',
-        input: z.object({
-          project: z
-            .string()
-            .describe('Project key')
-            .meta({ question: 'Which project should the issue go in?' }),
-          title: z.string().min(3).describe('Issue title'),
-        }),
-        effect: 'write',
-        execute: async (input) => {
-          executed.push({ tool: 'tracker_create_issue', input });
-          return success({ key: `${input.project}-1` });
-        },
-      }),
-      defineTool({
-        name: 'tracker_delete_issue',
-        description: 'Deletes an issue.',
-        input: z.object({ key: z.string().describe('Issue key') }),
-        effect: 'destructive',
-        execute: async (input) => {
-          executed.push({ tool: 'tracker_delete_issue', input });
-          return success({ deleted: input.key });
-        },
-      }),
-    ],
-  });
-  const chat = createFixtureConnector({
-    id: 'chat',
-    tools: [
-      defineTool({
-        name: 'chat_post_message',
-        description: 'Posts a message to a channel.',
-        input: z.object({ channel: z.string().describe('Channel'), text: z.string().describe('Text') }),
-        effect: 'write',
-        execute: async (input) => {
-          executed.push({ tool: 'chat_post_message', input });
-          return success({ ts: '1' });
-        },
-      }),
-    ],
-  });
-  const connectors = [tracker, chat];
+  const connectors = createTurnFixtureConnectors(executed);
   const statusSource = createInMemoryStatusSource();
   statusSource.connect('ana', 'tracker', { credentials: { token: 'tracker-secret-1' } });
   const orchestrator = createOrchestrator({ statusSource, connectors });

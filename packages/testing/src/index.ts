@@ -46,3 +46,4 @@ export {
   type TestServer,
   type TestServerOptions,
 } from './test-server.js';
+export { createTurnFixtureConnectors, type FixtureToolRun } from './turn-fixture-connectors.js';
