@@ -2,9 +2,12 @@
  * The sentence for a tool name several owners declare (MCP servers, or a server and a connector):
  * who declares it, that none of them runs it, and the fix. The gateway, `patchbay call` and
  * `patchbay servers` say the same, so a person hears one rule wherever they meet it.
- * @param owners agent ids in claim order: server names, `connector:<id>` for a connector.
+ * Owners are named in sorted order: servers start at once, and which one claimed the name first must
+ * not change the sentence (a person, a log search or a test reads the same words every time).
+ * @param owners agent ids: server names, `connector:<id>` for a connector.
  */
-export function sharedToolNameMessage(tool: string, owners: readonly string[]): string {
+export function sharedToolNameMessage(tool: string, claimants: readonly string[]): string {
+  const owners = [...claimants].sort();
   const named = owners.map((owner) =>
     owner.startsWith('connector:') ? `the connector "${owner.slice('connector:'.length)}"` : `"${owner}"`,
   );

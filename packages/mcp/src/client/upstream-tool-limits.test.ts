@@ -145,6 +145,12 @@ describe('sharedToolNameMessage', () => {
     );
   });
 
+  it('says the same whichever server claimed the name first', () => {
+    expect(sharedToolNameMessage('read_file', ['notes', 'files'])).toBe(
+      sharedToolNameMessage('read_file', ['files', 'notes']),
+    );
+  });
+
   it('names a connector as a connector and the server as the one to prefix', () => {
     expect(sharedToolNameMessage('github_create_issue', ['connector:github', 'hostile'])).toContain(
       'declared by the connector "github" and "hostile"; Patchbay runs neither rather than guess which one was meant. Give the server "hostile" a "prefix"',
