@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runPatchbayTurn as aiSdkTurn } from '@patchbay/ai-sdk/testing';
 import { defineEvalConfig, evalCredentials } from '@patchbay/eval';
 import { runPatchbayTurn as langchainTurn } from '@patchbay/langchain/testing';
-import { createMcpGateway } from '@patchbay/mcp';
+import { createMcpGateway, serveMcpGatewayHttp } from '@patchbay/mcp';
 import { runPatchbayTurn as openAiAgentsTurn } from '@patchbay/openai-agents/testing';
 import { digestFunction } from './connectors/app-functions.mjs';
 import { createEvalConnectors } from './connectors/eval-connectors.mjs';
@@ -62,9 +62,13 @@ export default defineEvalConfig({
   },
   mcp: { tools: controllableToolNames, register: registerMcpServers },
   memory: { tools: memoryTools, create: createEvalMemory },
-  // The gate callers (23-gate-callers, 26-mcp-host): an app function that requires GitHub, and the
-  // MCP gateway `patchbay mcp` serves.
-  callers: { agents: ({ log }) => [digestFunction(log)], gateway: (options) => createMcpGateway(options) },
+  // The gate callers (23-gate-callers, 26-mcp-host, 29-…): an app function that requires GitHub, and
+  // the MCP gateway `patchbay mcp` serves, in process and over streamable HTTP (`--http`).
+  callers: {
+    agents: ({ log }) => [digestFunction(log)],
+    gateway: (options) => createMcpGateway(options),
+    serveGateway: (options) => serveMcpGatewayHttp(options),
+  },
   // `store:` scenarios: a fresh SQLite store per run, and Postgres where PATCHBAY_DATABASE_URL is set.
   store: evalStore,
   // `runners:` scenarios also run through these loops, graded by the same checks.

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { databaseUrlEnv, openStore } from '@patchbay/store';
 
 const secretKey = Buffer.alloc(32, 11).toString('base64');
@@ -32,6 +33,19 @@ async function dropSchema(url, schema) {
   }
 }
 
+/** `UPDATE proposals SET <columns> WHERE id = <id>` with one placeholder style (`?` or `$n`). */
+function proposalUpdate(columns, placeholder) {
+  const names = Object.keys(columns);
+  const sets = names.map((name, index) => {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`not a column name: ${name}`);
+    return `${name} = ${placeholder(index + 1)}`;
+  });
+  return {
+    sql: `UPDATE proposals SET ${sets.join(', ')} WHERE id = ${placeholder(names.length + 1)}`,
+    values: names.map((name) => columns[name]),
+  };
+}
+
 /** The config's `store`: SQLite, and Postgres where PATCHBAY_DATABASE_URL is set. */
 export const evalStore = {
   databases: () => (postgresUrl() ? ['sqlite', 'postgres'] : ['sqlite']),
@@ -45,6 +59,16 @@ export const evalStore = {
         async close() {
           store.close();
           removeHome();
+        },
+        // A second connection to the database file, as anyone with write access to it has.
+        async setProposal(id, columns) {
+          const database = new DatabaseSync(store.location, { timeout: 5000 });
+          try {
+            const { sql, values } = proposalUpdate(columns, () => '?');
+            database.prepare(sql).run(...values, id);
+          } finally {
+            database.close();
+          }
         },
       };
     }
@@ -69,6 +93,19 @@ export const evalStore = {
         } finally {
           await dropSchema(server, schema);
           removeHome();
+        }
+      },
+      // A connection of its own, as anyone with the database's password has.
+      async setProposal(id, columns) {
+        const pg = createRequire(import.meta.resolve('@patchbay/store'))('pg');
+        const client = new pg.Client({ connectionString: server });
+        await client.connect();
+        try {
+          await client.query(`SET search_path TO ${schema}`);
+          const { sql, values } = proposalUpdate(columns, (position) => `$${position}`);
+          await client.query(sql, [...values, id]);
+        } finally {
+          await client.end();
         }
       },
     };

@@ -2,12 +2,14 @@
 // - `mcp:` servers are @patchbay/mcp's controllable test server (a STAND-IN service, but a real MCP SDK
 //   server in a child process over stdio, spoken to by the real MCP client of `createMcpAgent`). Its
 //   tools carry the server's name as prefix (`lab_hang`). `down` makes the process exit before it
-//   speaks MCP; `secret_env` hands it a credential as a declared (secret) environment value.
+//   speaks MCP; `secret_env` hands it a credential as a declared (secret) environment value;
+//   `hostile_names` adds tools named as model APIs refuse (`lab_get.weather`). Each server writes every
+//   call it receives to a file of its own (`server_calls` reads them: what reached the server).
 // - `memory:` is the memory server of @patchbay/memory over streamable HTTP on a real SQLite store,
 //   with `turnMemory` as the turn's memory: the memory agent's model is a stand-in
 //   (agents/memory-model.mjs). `down` closes the HTTP server and restarts the client, which then finds
 //   nothing listening (connection refused), as after a crash of a remote memory server.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +23,7 @@ import {
   turnMemory,
 } from '@patchbay/memory';
 import { openStore } from '@patchbay/store';
+import { hostileToolNames } from '../../packages/mcp/test-servers/controllable-server.mjs';
 import { createMemoryModel } from '../agents/memory-model.mjs';
 
 const controllableServerPath = fileURLToPath(
@@ -42,6 +45,8 @@ export const controllableToolNames = [
   'remove_tool',
   'report_meta',
   'slow_once',
+  // Served with `hostile_names: true` only.
+  ...hostileToolNames,
 ];
 
 /** The memory server's tools, as the chat model and the memory agent call them (no prefix). */
@@ -79,6 +84,10 @@ function requiring(agent, requires) {
 export function registerMcpServers(orchestrator, servers = {}) {
   // Every credential handed out, so the leak checks search for these exact values.
   const secrets = [];
+  // One call log per server: the controllable server appends each tool's name as its call arrives.
+  const logs = mkdtempSync(join(tmpdir(), 'patchbay-eval-mcp-calls-'));
+  const logOf = (name) => join(logs, `${name}.log`);
+  const taken = new Map();
   for (const [name, raw] of Object.entries(servers)) {
     const spec = typeof raw === 'string' ? { state: raw } : raw;
     const agent = createMcpAgent(
@@ -91,6 +100,8 @@ export function registerMcpServers(orchestrator, servers = {}) {
           CONTROLLABLE_NAME: name,
           ...(spec.state === 'down' ? { CONTROLLABLE_CRASH_ON_START: '1' } : {}),
           ...(spec.secret_env ? { [spec.secret_env]: mcpSecretOf(name) } : {}),
+          ...(spec.hostile_names ? { CONTROLLABLE_HOSTILE_NAMES: '1' } : {}),
+          CONTROLLABLE_CALL_LOG: logOf(name),
         },
         timeout: spec.timeout_ms ?? 10_000,
         autoStart: true,
@@ -102,7 +113,25 @@ export function registerMcpServers(orchestrator, servers = {}) {
     orchestrator.register(spec.requires ? requiring(agent, spec.requires) : agent);
     if (spec.secret_env) secrets.push(mcpSecretOf(name));
   }
-  return { secrets };
+  return {
+    secrets,
+    /** The calls each server received since the last take, by the tool name the gate knows (`lab_crash`). */
+    takeCalls() {
+      const counts = {};
+      for (const name of Object.keys(servers)) {
+        const lines = existsSync(logOf(name))
+          ? readFileSync(logOf(name), 'utf8').split('\n').filter(Boolean)
+          : [];
+        for (const tool of lines.slice(taken.get(name) ?? 0))
+          counts[`${name}_${tool}`] = (counts[`${name}_${tool}`] ?? 0) + 1;
+        taken.set(name, lines.length);
+      }
+      return counts;
+    },
+    close() {
+      rmSync(logs, { recursive: true, force: true });
+    },
+  };
 }
 
 const secretKey = Buffer.alloc(32, 7).toString('base64');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   approvalDenied,
   approvalRequired,
+  cancelled,
   conflict,
   disabledByAdmin,
   errorDefaults,
@@ -36,6 +37,7 @@ const named: Record<ErrorType, () => ErrorEnvelope> = {
   upstream_error: () => upstreamError(),
   network_error: () => networkError(),
   timeout: () => timeout(),
+  cancelled: () => cancelled(),
   tool_unavailable: () => toolUnavailable(),
   approval_required: () => approvalRequired({ proposalId: 'p-1' }),
   approval_denied: () => approvalDenied(),
@@ -54,6 +56,16 @@ describe('constructors', () => {
   it('retries by default only what may succeed later', () => {
     const retryable = errorTypes.filter((type) => errorDefaults(type).retryable);
     expect(retryable).toEqual(['rate_limited', 'upstream_error', 'network_error', 'timeout']);
+  });
+
+  it('does not retry a cancelled call: the person stopped it, unlike a deadline that passed', () => {
+    expect(cancelled()).toEqual({
+      ok: false,
+      error_type: 'cancelled',
+      user_message: 'The request was cancelled, so it was stopped.',
+      retryable: false,
+    });
+    expect(timeout().retryable).toBe(true);
   });
 
   it('builds a success envelope with and without meta', () => {

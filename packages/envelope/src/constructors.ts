@@ -42,6 +42,8 @@ const defaults: Record<ErrorType, { message: string; retryable: boolean }> = {
   upstream_error: { message: 'The service had an internal problem.', retryable: true },
   network_error: { message: 'The service could not be reached.', retryable: true },
   timeout: { message: 'The request took too long and was stopped.', retryable: true },
+  // The person (or the app acting for them) stopped the call: running it again would undo their choice.
+  cancelled: { message: 'The request was cancelled, so it was stopped.', retryable: false },
   tool_unavailable: { message: 'This tool is not available right now.', retryable: false },
   approval_required: {
     message: 'This action needs approval from a person before it runs.',
@@ -127,6 +129,8 @@ export const upstreamError = (options: ErrorOptions = {}) => failure('upstream_e
 export const networkError = (options: ErrorOptions = {}) => failure('network_error', options);
 /** The call ran past its time limit and was abandoned. */
 export const timeout = (options: ErrorOptions = {}) => failure('timeout', options);
+/** The caller's signal fired (the person cancelled); not retried by the model. */
+export const cancelled = (options: ErrorOptions = {}) => failure('cancelled', options);
 /** Unknown tool or its server is down. */
 export const toolUnavailable = (options: ErrorOptions = {}) => failure('tool_unavailable', options);
 /** A person must approve this call; carries the proposal id. */

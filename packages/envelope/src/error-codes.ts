@@ -6,7 +6,7 @@ import type { ErrorType } from './error-types.js';
  * constructor accepts nothing else, and `error-codes.test.ts` refuses names one or two edits away
  * from an existing one.
  *
- * The sixteen envelope error types are codes too and map to themselves: a connector throws
+ * The envelope error types (`errorTypes`) are codes too and map to themselves: a connector throws
  * `new PatchbayError('rate_limited', '…')` and the model sees exactly that, with the error's message
  * as `user_message`. Every other code names a failure of setup, storage or the library's own API;
  * its message is written for developers and logs, so the envelope gets the mapped type's default
@@ -37,6 +37,11 @@ const codeErrorTypes = {
   network_error: 'network_error',
   /** The call ran past its time limit — connectors, the gate. */
   timeout: 'timeout',
+  /**
+   * The caller's signal fired: a person (or the app for them) stopped the call, not a deadline — the
+   * gate, the turn loop, the MCP client and OAuth sign-in, the memory agent, the CLI (Ctrl-C at a prompt).
+   */
+  cancelled: 'cancelled',
   /** Unknown tool or its server is down — the gate. */
   tool_unavailable: 'tool_unavailable',
   /** A person must approve the call first — the gate. */
@@ -64,8 +69,6 @@ const codeErrorTypes = {
   invalid_gateway_options: 'internal_error',
   /** A bad command line — the CLI (exit code 2). */
   invalid_usage: 'internal_error',
-  /** The person pressed Ctrl-C at a prompt — the CLI. */
-  cancelled: 'internal_error',
   /** No connector with that id is installed or configured — the CLI. */
   unknown_connector: 'internal_error',
   /** A connector module listed in the config cannot be found — the CLI. */
@@ -127,7 +130,7 @@ const codeErrorTypes = {
   /** The agent turn used up its steps before a final reply (SACP `data.error_code`) — the SACP turn runner. */
   turn_step_limit: 'internal_error',
   /** The agent turn was aborted by its signal (SACP `data.error_code`) — the SACP turn runner. */
-  turn_aborted: 'timeout',
+  turn_aborted: 'cancelled',
   /** A model call of the agent turn ran past its deadline (SACP `data.error_code`) — the SACP turn runner. */
   turn_timed_out: 'timeout',
   /** The model did not write a usable add_entry / put_context call within the memory agent's budget — `@patchbay/memory`. */
@@ -147,7 +150,7 @@ const codeErrorTypes = {
   /** A node's input template failed to render — SACP. */
   sacp_template_error: 'internal_error',
   /** The chain's run was aborted by its signal — SACP. */
-  sacp_aborted: 'timeout',
+  sacp_aborted: 'cancelled',
   /** The chain ran its maximum number of steps — SACP. */
   sacp_step_limit: 'internal_error',
   /** A node failed and no edge handles the failure — SACP. */

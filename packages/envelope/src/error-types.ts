@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** Every `error_type` an envelope can carry, in the order of DESIGN.md. */
+/**
+ * Every `error_type` an envelope can carry, in the order of DESIGN.md (`cancelled` beside `timeout`).
+ * The one list: the constructors' defaults, the renderers, the error codes, the system prompt's
+ * explanation and the README table are checked against it by tests.
+ */
 export const errorTypes = [
   'connector_not_configured',
   'invalid_credentials',
@@ -14,6 +18,7 @@ export const errorTypes = [
   'upstream_error',
   'network_error',
   'timeout',
+  'cancelled',
   'tool_unavailable',
   'approval_required',
   'approval_denied',

@@ -1,6 +1,7 @@
 export {
   approvalDenied,
   approvalRequired,
+  cancelled,
   conflict,
   disabledByAdmin,
   type ErrorOptions,

@@ -243,6 +243,28 @@ describe('renderEnvelopeForUser', () => {
     expect(sentence).not.toMatch(/ghp_|\/srv\//);
   });
 
+  it.each(errorTypes.filter((type) => type !== 'internal_error'))(
+    '%s has a sentence of its own, not the fallback for unexpected errors',
+    (type) => {
+      const sentence = renderEnvelopeForUser(failure(type, { connector: 'github' }));
+      expect(sentence).not.toBe(renderEnvelopeForUser(failure('internal_error')));
+    },
+  );
+
+  it('says a cancelled call was stopped by the cancel, not that the service was slow', () => {
+    const sentence = renderEnvelopeForUser(failure('cancelled', { connector: 'github' }), {
+      connectorName: 'GitHub',
+    });
+    expect(sentence).toBe('The request was cancelled, so it was stopped.');
+    // The model reads the type and that it must not try again on its own.
+    expect(renderEnvelopeForModel(failure('cancelled'))).toBe(
+      '{"error_type":"cancelled","ok":false,"retryable":false,"user_message":"The request was cancelled, so it was stopped."}',
+    );
+    expect(sentence).not.toBe(
+      renderEnvelopeForUser(failure('timeout', { connector: 'github' }), { connectorName: 'GitHub' }),
+    );
+  });
+
   it('leaves out a setup URL that is not a web address', () => {
     const envelope = notConfigured({ connector: 'github', setupUrl: 'javascript:alert(1)' });
     expect(renderEnvelopeForUser(envelope, { connectorName: 'GitHub' })).toBe(

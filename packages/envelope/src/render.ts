@@ -181,6 +181,9 @@ function isWebUrl(value: string | undefined): value is string {
   return typeof value === 'string' && /^https?:\/\/\S+$/i.test(value);
 }
 
+const unexpectedFailure =
+  'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.';
+
 function sentenceFor(envelope: ErrorEnvelope, name: string | undefined): string {
   const service = name ?? 'The service';
   const connection = name ? `The ${name} connection` : 'The connection';
@@ -221,6 +224,9 @@ function sentenceFor(envelope: ErrorEnvelope, name: string | undefined): string 
       return `${service} could not be reached; try again in a moment.`;
     case 'timeout':
       return `${service} took too long to answer, so the request was stopped.`;
+    case 'cancelled':
+      // Not the service's fault: say who stopped it, so nobody retries a call the person called off.
+      return 'The request was cancelled, so it was stopped.';
     case 'tool_unavailable':
       return 'This tool is not available right now.';
     case 'approval_required':
@@ -229,8 +235,14 @@ function sentenceFor(envelope: ErrorEnvelope, name: string | undefined): string 
         : 'This action is waiting for approval.';
     case 'approval_denied':
       return 'This action was not approved, so it was not run.';
-    default:
-      return 'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.';
+    case 'internal_error':
+      return unexpectedFailure;
+    default: {
+      // Every error type has its own case: a new type that lacks one fails to compile here.
+      const unhandled: never = envelope.error_type;
+      void unhandled;
+      return unexpectedFailure;
+    }
   }
 }
 
@@ -248,6 +260,6 @@ export function renderEnvelopeForUser(envelope: Envelope, options: UserRenderOpt
       undefined;
     return createRedactor(options.secrets ?? [])(sentenceFor(envelope, name));
   } catch {
-    return 'This action failed because of an unexpected error, so it may not have been completed; try again, and report the problem if it keeps happening.';
+    return unexpectedFailure;
   }
 }

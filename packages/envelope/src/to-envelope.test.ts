@@ -354,9 +354,18 @@ const rows: Row[] = [
     expected: { error_type: 'timeout', user_message: 'The request took too long and was stopped.' },
   },
   {
-    rule: 'AbortError → timeout saying it was cancelled',
+    rule: 'AbortError (the caller cancelled) → cancelled, not retryable',
     value: abortReason('AbortError'),
-    expected: { error_type: 'timeout', user_message: 'The request was cancelled before it finished.' },
+    expected: {
+      error_type: 'cancelled',
+      user_message: 'The request was cancelled before it finished.',
+      retryable: false,
+    },
+  },
+  {
+    rule: 'AbortError wrapped as a cause → cancelled',
+    value: new Error('SDK call failed', { cause: abortReason('AbortError') }),
+    expected: { error_type: 'cancelled', retryable: false },
   },
   {
     rule: 'TimeoutError wrapped as a cause → timeout',
@@ -697,6 +706,16 @@ describe('a network failure of a call that is not harmless to repeat', () => {
         retryable: true,
       });
     }
+  });
+
+  it('a write cancelled mid-request says it may still have taken effect', () => {
+    expect(toEnvelope(abortReason('AbortError'), { harmlessToRepeat: false })).toEqual({
+      ok: false,
+      error_type: 'cancelled',
+      user_message:
+        'The request was cancelled before it finished. It may still have taken effect: check before running it again.',
+      retryable: false,
+    });
   });
 
   it.each(neverSent)('stays retryable after %s: the request never left', (_case, error) => {

@@ -190,7 +190,14 @@ function classify(
   const kind = failureKind(value);
   if (kind === 'timeout') return failure('timeout', common);
   if (kind === 'abort') {
-    return failure('timeout', { ...common, userMessage: 'The request was cancelled before it finished.' });
+    // The caller's signal fired (a deadline aborts with a TimeoutError instead): the person stopped it.
+    return failure('cancelled', {
+      ...common,
+      userMessage:
+        context.harmlessToRepeat === false
+          ? `The request was cancelled before it finished. ${mayHaveTakenEffect}`
+          : 'The request was cancelled before it finished.',
+    });
   }
   if (kind === 'unreached') return failure('network_error', common);
   if (kind === 'network') {

@@ -395,6 +395,26 @@ export function checkTurn(turn, expect = {}, context) {
       `${aborted.length} of ${(turn.requests ?? []).length} aborted: ${(turn.requests ?? []).map((request) => `${requestLine(request)}${request.aborted ? ' (aborted)' : ' (answered)'}`).join(', ') || 'none'}`,
     );
   }
+  // What reached an MCP server: the calls it received, counted by the server itself (`mcp:`).
+  for (const [tool, count] of Object.entries(expect.server_calls ?? {})) {
+    const received = turn.serverCalls?.[tool] ?? 0;
+    add(
+      `the MCP server received ${tool} ${count} time(s)`,
+      turn.serverCalls !== undefined && received === count,
+      `received ${received} time(s) (${JSON.stringify(turn.serverCalls ?? null)})`,
+    );
+  }
+  // Every name the model API would receive, on every model call: what OpenAI, Anthropic and Google
+  // accept. A single name outside it makes the provider refuse the whole request.
+  if (expect.model_tool_names_valid) {
+    const offered = turn.modelToolNames ?? [];
+    const refused = [...new Set(offered.flat().filter((name) => !/^[a-zA-Z0-9_-]{1,64}$/.test(name)))];
+    add(
+      'every tool name offered to the model matches ^[a-zA-Z0-9_-]{1,64}$',
+      offered.length > 0 && refused.length === 0,
+      offered.length === 0 ? 'no model call was recorded' : `offered ${refused.join(', ')}`,
+    );
+  }
   if (expect.no_service_requests)
     add(
       'no request reached the service',

@@ -81,8 +81,16 @@ export interface EvalStore {
    * onto each one beyond SQLite (`<id>@postgres`).
    */
   databases: readonly string[] | (() => readonly string[]);
-  /** A fresh, empty store of `database` for one scenario run; `close` removes it and everything in it. */
-  open(database: string): Promise<{ store: EvalStoreHandle; close(): Promise<void> }>;
+  /**
+   * A fresh, empty store of `database` for one scenario run; `close` removes it and everything in it.
+   * `setProposal` edits a proposal's row in the database itself, as someone with write access to the
+   * file but not the key could (`reset_executed`); without it such scenarios cannot run.
+   */
+  open(database: string): Promise<{
+    store: EvalStoreHandle;
+    close(): Promise<void>;
+    setProposal?(id: string, columns: Record<string, string | null>): Promise<void>;
+  }>;
 }
 
 /**
@@ -115,7 +123,16 @@ export interface EvalMcp {
     orchestrator: Orchestrator,
     servers: Record<string, unknown>,
     // biome-ignore lint/suspicious/noConfusingVoidType: a register that returns nothing stays assignable
-  ): { secrets?: readonly string[] } | void;
+  ): McpRegistration | void;
+}
+
+/** What the config's `mcp.register` may hand back about the servers it registered. */
+interface McpRegistration {
+  secrets?: readonly string[];
+  /** The calls each server received since the last take, by exposed tool name (`server_calls`). */
+  takeCalls?(): Record<string, number>;
+  /** Cleans up after the run (e.g. the files the servers counted calls in). */
+  close?(): Promise<void> | undefined;
 }
 
 /** One scenario's memory (`memory:`), created before the orchestrator starts. */
@@ -158,6 +175,24 @@ export interface EvalCallers {
     now: () => Date;
     refreshIntervalMs: number;
   }) => { connect(transport: never): Promise<void>; close(): Promise<void> };
+  /**
+   * The MCP gateway served over streamable HTTP that `mcp-http-host` calls: `serveMcpGatewayHttp` of
+   * @patchbay/mcp (what `patchbay mcp --http` runs), on 127.0.0.1 with a bearer token.
+   */
+  serveGateway?: (options: {
+    gateway: {
+      orchestrator: Orchestrator;
+      connectors: readonly Connector[];
+      statusSource: StatusSource;
+      subject: string;
+      now: () => Date;
+      refreshIntervalMs: number;
+    };
+    host: string;
+    port: number;
+    token: string;
+    secrets: readonly string[];
+  }) => Promise<{ url: string; close(): Promise<void> }>;
 }
 
 /** External data the `bfcl_*` file forms and `agentdojo:` read. */
@@ -384,7 +419,7 @@ export function evalConfigProblems(config: unknown): string[] {
   if (config.callers !== undefined) {
     if (!isRecord(config.callers)) problems.push('callers: must be an object with agents and/or gateway');
     else
-      for (const key of ['agents', 'gateway'])
+      for (const key of ['agents', 'gateway', 'serveGateway'])
         if (config.callers[key] !== undefined && typeof config.callers[key] !== 'function')
           problems.push(`callers.${key}: must be a function`);
   }

@@ -7,7 +7,7 @@ import { createOrchestrator } from '@patchbay/orchestrator';
 import { buildSystemPrompt, createInMemoryStatusSource } from '@patchbay/protocol';
 import { createInMemoryThreadStore, runTurn } from '@patchbay/turn';
 import { createAdversary } from './agents/adversaries.mjs';
-import { callGate, gateCallers, mcpHostFor } from './agents/gate-caller.mjs';
+import { callGate, gateCallers, mcpHostFor, mcpHttpHostFor } from './agents/gate-caller.mjs';
 import { credentialsFor, evalCredentials, minSecretLength } from './credentials.mjs';
 
 export const evalSubject = 'eval-user';
@@ -183,13 +183,13 @@ async function runTurns(scenario, model, service, config) {
     ? await extensionFor(config, 'store', scenario).open(databaseOf(scenario))
     : undefined;
   try {
-    return await runTurnsOn(scenario, model, service, config, session?.store);
+    return await runTurnsOn(scenario, model, service, config, session?.store, session?.setProposal);
   } finally {
     await session?.close();
   }
 }
 
-async function runTurnsOn(scenario, model, service, config, store) {
+async function runTurnsOn(scenario, model, service, config, store, setProposal) {
   // Every secret value this run hands out: the checks look for these very values.
   const secrets = new Set();
   const credentials = credentialIssuer(config.credentials ?? evalCredentials, secrets);
@@ -231,9 +231,12 @@ async function runTurnsOn(scenario, model, service, config, store) {
     now,
     ...(store ? { proposals: store.proposals } : {}),
   });
+  // The calls each MCP server received, when the config's `mcp.register` counts them (`serverCalls`).
+  let mcpServers;
   if (scenario.mcp) {
     // The MCP extension may hand its servers credentials too (`secret_env`): it says which.
     const registered = extensionFor(config, 'mcp', scenario).register(orchestrator, scenario.mcp);
+    mcpServers = registered;
     for (const secret of registered?.secrets ?? []) {
       if (typeof secret !== 'string' || secret.length < minSecretLength)
         throw new Error(
@@ -262,16 +265,15 @@ async function runTurnsOn(scenario, model, service, config, store) {
   if (directCaller || scenario.functions)
     for (const agent of extensionFor(config, 'callers', scenario).agents?.({ log: sideEffects }) ?? [])
       orchestrator.register(agent);
+  const hostOptions = { orchestrator, connectors, statusSource, subject: evalSubject, now };
   const host =
     scenario.adversary === 'mcp-host'
-      ? mcpHostFor(extensionFor(config, 'callers', scenario).gateway, {
-          orchestrator,
-          connectors,
-          statusSource,
-          subject: evalSubject,
-          now,
-        })
-      : undefined;
+      ? mcpHostFor(extensionFor(config, 'callers', scenario).gateway, hostOptions)
+      : scenario.adversary === 'mcp-http-host'
+        ? mcpHttpHostFor(extensionFor(config, 'callers', scenario).serveGateway, hostOptions)
+        : undefined;
+  // The proposals the scenario's approvers ran (`run_approved`), for `replay_approved` in a later step.
+  const ranProposals = new Map();
   const evalMemory = scenario.memory
     ? await extensionFor(config, 'memory', scenario).create(orchestrator, evalSubject, scenario.memory)
     : undefined;
@@ -346,6 +348,7 @@ async function runTurnsOn(scenario, model, service, config, store) {
       // The service cannot tell which of the turns run together sent a request: the group's first
       // turn carries them all.
       const taken = service ? service.take() : undefined;
+      const serverCalls = mcpServers?.takeCalls?.();
       for (const [position, turn] of prepared.entries()) {
         const result = results[position];
         const statusAfter = await statusSource.load(turn.subject);
@@ -360,6 +363,9 @@ async function runTurnsOn(scenario, model, service, config, store) {
           // What the product keeps of the turn: the stored thread (the transcript).
           transcript: JSON.stringify(result.thread?.messages ?? []),
           ...(taken ? (position === 0 ? taken : { requests: [], unhandled: [] }) : {}),
+          // Likewise the calls the MCP servers received, and the tool names each model call was offered.
+          ...(serverCalls ? { serverCalls: position === 0 ? serverCalls : {} } : {}),
+          modelToolNames: turn.modelToolNames,
         });
       }
     }
@@ -367,6 +373,7 @@ async function runTurnsOn(scenario, model, service, config, store) {
     await host?.close();
     await orchestrator.stop();
     await evalMemory?.close();
+    await mcpServers?.close?.();
   }
 
   /** Everything one turn needs before it starts; `play()` runs it. */
@@ -379,15 +386,20 @@ async function runTurnsOn(scenario, model, service, config, store) {
     // the tool choice.
     const temperatures = [];
     const toolChoices = [];
-    const agent = Object.create(playing);
-    agent.doGenerate = (options) => {
+    // The tool names exactly as the model API would receive them (a turn may map real names).
+    const modelToolNames = [];
+    const record = (options) => {
       temperatures.push(options.temperature ?? null);
       toolChoices.push(options.toolChoice ?? null);
+      modelToolNames.push((options.tools ?? []).map((tool) => tool.name));
+    };
+    const agent = Object.create(playing);
+    agent.doGenerate = (options) => {
+      record(options);
       return playing.doGenerate(options);
     };
     agent.doStream = (options) => {
-      temperatures.push(options.temperature ?? null);
-      toolChoices.push(options.toolChoice ?? null);
+      record(options);
       return playing.doStream(options);
     };
     const statusBefore = await statusSource.load(subject);
@@ -418,6 +430,8 @@ async function runTurnsOn(scenario, model, service, config, store) {
             turnId: `${scenario.id}:${index}`,
             host,
             asApproved: (run) => approvedRuns.run(true, run),
+            ranProposals,
+            resetProposal: setProposal,
           }),
         })
       : runTurnOf;
@@ -428,6 +442,7 @@ async function runTurnsOn(scenario, model, service, config, store) {
       statusBefore,
       temperatures,
       toolChoices,
+      modelToolNames,
       play: () =>
         play({
           model: agent,

@@ -87,7 +87,8 @@ const routes = (description) =>
     description,
   );
 
-const envelopeFields = ['ok', 'data', ...Object.keys(errorEnvelopeSchema.shape)];
+// `http_status`: with `mcp-http-host`, a request the HTTP gateway refused before any envelope.
+const envelopeFields = ['ok', 'data', ...Object.keys(errorEnvelopeSchema.shape), 'http_status'];
 const envelopeField = z.enum(envelopeFields);
 
 /** One `args` check: a field of a successful call's arguments. */
@@ -192,6 +193,14 @@ export const expectSchema = z.strictObject({
     'map of tool name → count',
     'How many times the model called each tool in this turn (run or not: every call the turn answered).',
   ),
+  server_calls: documented(
+    z.record(z.string(), z.number().int().min(0)).optional(),
+    'map of tool name → count',
+    'With `mcp`: how many calls of each tool the MCP server itself received in this turn (counted by the server as each arrives, even one it never answers).',
+  ),
+  model_tool_names_valid: checkFlag(
+    'Every tool name each model call of the turn was offered, as the model API receives it, matches `^[a-zA-Z0-9_-]{1,64}$` (what OpenAI, Anthropic and Google accept).',
+  ),
   ran: documented(
     z.record(z.string(), z.number().int().min(0)).optional(),
     'map of tool name → count',
@@ -263,6 +272,27 @@ export const scriptStepSchema = z.strictObject({
     'count',
     'With `direct-caller`: this many approvers at once each run every approved proposal of the user (`orchestrator.executeProposal`), after `approve` and before the step’s calls; each run is recorded as a call of the proposal’s tool.',
   ),
+  reset_executed: checkFlag(
+    'With `direct-caller` and `store`: every proposal the scenario’s approvers already ran is set back to `approved` in the database itself (write access to the file, not the key), after `run_approved`.',
+  ),
+  replay_approved: checkFlag(
+    'With `direct-caller`: every proposal the scenario’s approvers already ran is run again (`orchestrator.executeProposal`, the same approval a second time), after `reset_executed`; each replay is recorded as a call of its tool.',
+  ),
+  origin: documented(
+    z.url().optional(),
+    'URL',
+    'With `mcp-http-host`: the step’s calls carry this `Origin` header (a web page elsewhere); default the gateway’s own.',
+  ),
+  token: documented(
+    z.enum(['wrong', 'none']).optional(),
+    '`wrong` / `none`',
+    'With `mcp-http-host`: the step’s calls carry a wrong bearer token, or none.',
+  ),
+  session: documented(
+    z.enum(['unknown', 'none']).optional(),
+    '`unknown` / `none`',
+    'With `mcp-http-host`: the step’s calls carry a session id the gateway never issued, or none.',
+  ),
   disable: documented(
     z.string().min(1).optional(),
     'agent id',
@@ -300,6 +330,11 @@ export const mcpServerSchema = z.preprocess(
       z.array(z.string()).optional(),
       'list of connector ids',
       'Every tool of the server requires these connectors to be connected (a tool’s `requires`): offered and run only while they are.',
+    ),
+    hostile_names: documented(
+      z.boolean().optional(),
+      '`true` / `false`',
+      'The server also serves tools whose names model APIs refuse (`get.weather`, `ns/tool`, `café` and a 72-character name), each answering with its own name.',
     ),
     secret_env: documented(
       z
@@ -732,7 +767,11 @@ function catalogProblems(document, catalog) {
     if (fields.length > 0) unknown(path, ['input field', name], field, fields);
   };
 
-  const checkExpect = (expect, path, { tools, connectors, packaged, serverIds = [], memory = false }) => {
+  const checkExpect = (
+    expect,
+    path,
+    { tools, connectors, packaged, serverIds = [], memory = false, mcp = false },
+  ) => {
     if (!isRecord(expect)) return;
     for (const key of ['exposed_include', 'exposed_exclude', 'called_ok', 'not_called'])
       for (const [index, name] of itemsOf(expect[key])) checkTool([...path, key, index], name, tools);
@@ -749,6 +788,8 @@ function catalogProblems(document, catalog) {
     const ids = [...connectors.map((connector) => connector.id), ...serverIds];
     if (!memory && 'memory' in expect)
       report([...path, 'memory'], '"memory" checks need `memory:` on the scenario', { atKey: true });
+    if (!mcp && 'server_calls' in expect)
+      report([...path, 'server_calls'], '"server_calls" needs `mcp:` on the scenario', { atKey: true });
     for (const [id] of entriesOf(expect.status_block))
       unknown([...path, 'status_block', id], 'connector', id, ids, true);
     if (!packaged)
@@ -811,7 +852,14 @@ function catalogProblems(document, catalog) {
           for (const [, call] of itemsOf(isRecord(step) ? step.calls : undefined))
             if (isRecord(call) && typeof call.tool === 'string' && !tools.has(call.tool))
               tools.set(call.tool, { name: call.tool });
-    const context = { tools, connectors, packaged, serverIds, memory: 'memory' in scenario };
+    const context = {
+      tools,
+      connectors,
+      packaged,
+      serverIds,
+      memory: 'memory' in scenario,
+      mcp: 'mcp' in scenario,
+    };
     needsExtension(scenario, 'mcp', path, 'mcp', catalog.mcpTools);
     needsExtension(scenario, 'memory', path, 'memory', catalog.memoryTools);
     needsExtension(scenario, 'agentdojo', path, 'data.agentdojo', catalog.agentdojo);

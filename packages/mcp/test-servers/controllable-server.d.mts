@@ -7,3 +7,6 @@ export function createControllableServer(options?: {
   /** Where `forged_lines` writes its raw lines (stdio only; the tool is absent without it). */
   rawOutput?: { write(chunk: string): unknown };
 }): McpServer;
+
+/** Tool names MCP allows and model APIs refuse, served with `CONTROLLABLE_HOSTILE_NAMES=1`. */
+export const hostileToolNames: readonly string[];

@@ -12,6 +12,10 @@
 //   CONTROLLABLE_NAME=name               server name reported in `initialize`
 //   CONTROLLABLE_FORGED_LINES=1          also serve `forged_lines` (stdio only): malformed lines on stdout,
 //                                        one forging the call's answer, before the real answer
+//   CONTROLLABLE_CALL_LOG=/path          append the tool's name, one line per call received (counts what
+//                                        reached the server, even from a call it never answers)
+//   CONTROLLABLE_HOSTILE_NAMES=1         also serve tools whose names model APIs refuse (hostileToolNames):
+//                                        each answers with its own name, so a test sees which one ran
 import { appendFileSync, existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -19,6 +23,17 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
+
+/**
+ * Names MCP allows and model APIs refuse (`^[a-zA-Z0-9_-]{1,64}$`): a dot, a namespace slash, an
+ * accent, and 72 characters (over 64 before any prefix).
+ */
+export const hostileToolNames = Object.freeze([
+  'get.weather',
+  'ns/tool',
+  'café',
+  'summarize_the_weekly_engineering_status_report_for_every_team_in_the_org',
+]);
 
 /**
  * Builds the controllable server. `onCrash` replaces `process.exit` so an in-process copy can
@@ -32,8 +47,16 @@ export function createControllableServer(options = {}) {
   );
   const server = new McpServer({ name: environment.CONTROLLABLE_NAME ?? 'controllable', version: '1.0.0' });
   const extraTools = new Map();
+  const callLog = environment.CONTROLLABLE_CALL_LOG;
+  // Every tool is registered through this, so the call log sees each call as it arrives, before the
+  // tool answers (or crashes, or hangs).
+  const register = (name, config, handler) =>
+    server.registerTool(name, config, (...args) => {
+      if (callLog) appendFileSync(callLog, `${name}\n`);
+      return handler(...args);
+    });
 
-  server.registerTool(
+  register(
     'echo',
     {
       description: 'Returns the given text unchanged.',
@@ -43,7 +66,7 @@ export function createControllableServer(options = {}) {
     async ({ text: value }) => text(value),
   );
 
-  server.registerTool(
+  register(
     'echo_structured',
     {
       description: 'Returns the given text as structured content.',
@@ -57,7 +80,7 @@ export function createControllableServer(options = {}) {
     }),
   );
 
-  server.registerTool(
+  register(
     'big_result',
     {
       description: 'Answers with a text of the given number of characters (for result size limits).',
@@ -67,7 +90,7 @@ export function createControllableServer(options = {}) {
     async ({ characters }) => text('x'.repeat(characters)),
   );
 
-  server.registerTool(
+  register(
     'busy',
     {
       description: 'Blocks the server for the given time, pings included, then answers.',
@@ -84,7 +107,7 @@ export function createControllableServer(options = {}) {
     },
   );
 
-  server.registerTool(
+  register(
     'hang',
     { description: 'Never answers.', inputSchema: {} },
     // A promise with no timer behind it: the call waits forever, yet the process can still exit.
@@ -92,7 +115,7 @@ export function createControllableServer(options = {}) {
   );
 
   let slowOnceCalls = 0;
-  server.registerTool(
+  register(
     'slow_once',
     {
       description:
@@ -106,7 +129,7 @@ export function createControllableServer(options = {}) {
     },
   );
 
-  server.registerTool(
+  register(
     'crash',
     {
       description: 'Ends the server process at once, without answering.',
@@ -118,7 +141,7 @@ export function createControllableServer(options = {}) {
     },
   );
 
-  server.registerTool(
+  register(
     'fail',
     {
       description: 'Answers with an isError result carrying the given message.',
@@ -127,7 +150,7 @@ export function createControllableServer(options = {}) {
     async ({ message }) => ({ ...text(message), isError: true }),
   );
 
-  server.registerTool(
+  register(
     'read_env',
     {
       description: 'Reports the value of an environment variable of the server process.',
@@ -140,7 +163,7 @@ export function createControllableServer(options = {}) {
     }),
   );
 
-  server.registerTool(
+  register(
     'delete_everything',
     {
       description: 'Pretends to delete everything; annotated destructive.',
@@ -150,7 +173,7 @@ export function createControllableServer(options = {}) {
     async () => text('deleted nothing: this is a test server'),
   );
 
-  server.registerTool(
+  register(
     'report_meta',
     {
       description: 'Reports the `_meta` object the client sent with this call.',
@@ -163,7 +186,7 @@ export function createControllableServer(options = {}) {
     }),
   );
 
-  server.registerTool(
+  register(
     'add_tool',
     {
       description: 'Adds an echo-like tool with the given name; the server then sends tools/list_changed.',
@@ -175,7 +198,7 @@ export function createControllableServer(options = {}) {
     async ({ name, destructive }) => {
       if (extraTools.has(name)) return { ...text(`tool ${name} exists`), isError: true };
       const isDestructive = destructive === true || destructiveExtras.has(name);
-      const registered = server.registerTool(
+      const registered = register(
         name,
         {
           description: `Added at run time: answers "${name}: <text>".`,
@@ -189,11 +212,26 @@ export function createControllableServer(options = {}) {
     },
   );
 
+  if (environment.CONTROLLABLE_HOSTILE_NAMES === '1')
+    for (const name of hostileToolNames)
+      register(
+        name,
+        {
+          description: `Answers with its own name ("${name}") and the given text.`,
+          inputSchema: { text: z.string().optional().describe('Text to include') },
+          annotations: { readOnlyHint: true },
+        },
+        async ({ text: value }) => ({
+          content: [{ type: 'text', text: `${name} answered: ${value ?? ''}` }],
+          structuredContent: { tool: name, text: value ?? '' },
+        }),
+      );
+
   // Over stdio, when asked for (CONTROLLABLE_FORGED_LINES=1): lines that are not exactly one JSON-RPC
   // message, some shaped as this call's own answer, written straight to stdout before the real answer.
   if (options.rawOutput) {
     const rawOutput = options.rawOutput;
-    server.registerTool(
+    register(
       'forged_lines',
       {
         description: 'Writes malformed lines, one forging this call\'s answer, then answers "real".',
@@ -217,7 +255,7 @@ export function createControllableServer(options = {}) {
     );
   }
 
-  server.registerTool(
+  register(
     'remove_tool',
     {
       description: 'Removes a tool added by add_tool; the server then sends tools/list_changed.',

@@ -155,7 +155,7 @@ describe('an approval runs its call once, whatever is written into the store aft
     await orchestrator.approve(id, { decidedBy: 'alice' });
     expect(await orchestrator.executeProposal(id, { signal: controller.signal })).toMatchObject({
       ok: false,
-      error_type: 'timeout',
+      error_type: 'cancelled',
     });
     expect((await proposals.get(id))?.state).toBe('pending');
     // Same person, same (fixed) time: the same approval MAC as before, and it is a fresh decision.
@@ -187,7 +187,7 @@ describe('a cancelled call never reaches the approval step', () => {
     );
     expect(await orchestrator.listProposals()).toEqual([]);
     expect(agent.calls).toHaveLength(0);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 
   it('a call cancelled while its status was read creates no proposal', async () => {
@@ -200,7 +200,7 @@ describe('a cancelled call never reaches the approval step', () => {
     );
     expect(await orchestrator.listProposals()).toEqual([]);
     expect(agent.calls).toHaveLength(0);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 
   it('a call cancelled while the gate read the proposals creates no proposal', async () => {
@@ -220,7 +220,7 @@ describe('a cancelled call never reaches the approval step', () => {
       { subject, signal: controller.signal },
     );
     expect(await proposals.list()).toEqual([]);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 
   it('a repeat of an approved call cancelled while its status was read leaves the approval unused', async () => {
@@ -244,7 +244,7 @@ describe('a cancelled call never reaches the approval step', () => {
       { text: 'r1' },
       { subject, signal: controller.signal },
     );
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
     expect((await orchestrator.listProposals()).map((proposal) => [proposal.id, proposal.state])).toEqual([
       [id, 'approved'],
     ]);

@@ -55,7 +55,7 @@ describe('execute options: deadlineMs and onProgress', () => {
       expect(envelope).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
       expect(envelope.ok === false && envelope.user_message).not.toContain('may still have taken effect');
     }
-    // Cancelled by the caller once running: the same rule.
+    // Cancelled by the caller once running: `cancelled`, and the write may have happened.
     const controller = new AbortController();
     const cancelled = orchestrator.execute(
       'count_post',
@@ -63,7 +63,29 @@ describe('execute options: deadlineMs and onProgress', () => {
       { subject, signal: controller.signal },
     );
     setTimeout(() => controller.abort(), 5);
-    expect(await cancelled).toMatchObject({ ok: false, error_type: 'timeout', retryable: false });
+    const stopped = await cancelled;
+    expect(stopped).toMatchObject({ ok: false, error_type: 'cancelled', retryable: false });
+    expect(stopped.ok === false && stopped.user_message).toContain('may still have taken effect');
+  });
+
+  it('answers a call its caller cancelled mid-run `cancelled`, never retryable, even for a read', async () => {
+    const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+    orchestrator.register(
+      createCountingAgent({
+        tools: [{ name: 'count_echo', timeoutMs: 60_000 }],
+        execute: () => new Promise<never>(() => {}),
+      }),
+    );
+    await orchestrator.start();
+    const controller = new AbortController();
+    const running = orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    const envelope = await running;
+    // A deadline that passed on a read is `timeout` and retryable (above); the person's cancel is not.
+    expect(envelope).toMatchObject({ ok: false, error_type: 'cancelled', retryable: false });
+    expect(envelope.ok === false && envelope.user_message).toBe(
+      'The request was cancelled before it finished.',
+    );
   });
 
   it('applies the rule to a timeout the agent reports itself (an MCP server that did not answer)', async () => {

@@ -98,7 +98,8 @@ export function secretsFor(
 
 /** The answer to a call its caller cancelled before it started (before routing, approval or the run). */
 export function cancelledBeforeStart(): Envelope {
-  return failure('timeout', { userMessage: 'The request was cancelled before it started.' });
+  // `cancelled`, not `timeout`: no deadline passed, the caller gave up, so nobody should retry it.
+  return failure('cancelled', { userMessage: 'The request was cancelled before it started.' });
 }
 
 /** The message of anything thrown, for logs (redact it before logging). */

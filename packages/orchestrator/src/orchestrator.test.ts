@@ -532,7 +532,7 @@ describe('timeouts and cancellation', () => {
     // The gate listens once the call reaches the agent (after its status read).
     await vi.waitFor(() => expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1));
     caller.abort();
-    expect(await cancelled).toMatchObject({ error_type: 'timeout', user_message: /cancelled/ });
+    expect(await cancelled).toMatchObject({ error_type: 'cancelled', user_message: /cancelled/ });
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
@@ -554,7 +554,7 @@ describe('timeouts and cancellation', () => {
       { subject, signal: controller.signal },
     );
     expect(agent.calls[0]?.context.signal.aborted).toBe(true);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
     if (!result.ok) expect(result.user_message).toMatch(/cancelled/);
   });
 
@@ -568,7 +568,7 @@ describe('timeouts and cancellation', () => {
       { text: 'x' },
       { subject, signal: AbortSignal.abort() },
     );
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
     expect(agent.calls).toHaveLength(0);
   });
 

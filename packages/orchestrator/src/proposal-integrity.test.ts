@@ -248,7 +248,7 @@ describe('approving checks the call can start; no approval is left unrun', () =>
     const id = proposalIdOf(await orchestrator.execute('remote_delete', { text: 'r1' }, { subject }));
     await orchestrator.approve(id);
     const result = await orchestrator.executeProposal(id, { signal: controller.signal });
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
     expect(agent.calls).toHaveLength(0);
     expect((await proposals.get(id))?.state).toBe('pending');
   });

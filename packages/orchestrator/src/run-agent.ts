@@ -93,11 +93,12 @@ export function runAgent(
     if (call.signal) {
       onCallerAbort = () => {
         controller.abort(call.signal?.reason);
+        // The caller's signal, not the deadline: the person stopped it, so the model must not retry it
+        // (`cancelled` is never retryable), even for a read.
         settle(
-          failure('timeout', {
+          failure('cancelled', {
             connector: entry.tool.connectorId,
             userMessage: `The request was cancelled before it finished.${mayHaveHappened}`,
-            retryable: repeatable,
           }),
         );
       };

@@ -1,3 +1,4 @@
+import { errorTypes } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { protocolBlocks } from './prompt-blocks.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -22,5 +23,18 @@ describe('error_handling block (seed 000)', () => {
       expect(before).toContain(`"${type}"`);
     }
     expect(buildSystemPrompt({ identity: 'You help.' })).toContain(rule);
+  });
+});
+
+describe('error_handling block explains every error type', () => {
+  it('names each of `errorTypes`, so a new type cannot reach a model unexplained', () => {
+    const block = protocolBlocks.error_handling;
+    expect(errorTypes.filter((type) => !block.includes(`"${type}"`))).toEqual([]);
+  });
+
+  it('tells the model not to retry a cancelled call, apart from a timed-out one', () => {
+    const rule = protocolBlocks.error_handling.split('\n- ').find((line) => line.startsWith('"cancelled"'));
+    expect(rule).toContain('Do not call it again unless');
+    expect(rule).not.toContain('"timeout"');
   });
 });

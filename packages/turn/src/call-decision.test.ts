@@ -56,7 +56,7 @@ const fixtures: Record<
     // Also over the cap, a duplicate and a done side effect: cancellation wins.
     call: callOf({ cancelled: true, positionInStep: 40 }),
     memory: memoryOf({ answerFor: () => earlier, attempt: 1, sideEffectDone: () => true }),
-    expected: { kind: 'skip', reason: 'cancelled', error_type: 'timeout' },
+    expected: { kind: 'skip', reason: 'cancelled', error_type: 'cancelled' },
   },
   over_call_cap: {
     call: callOf({ positionInStep: 16, arguments: { ok: false } }),
@@ -134,6 +134,19 @@ describe('the call decision table', () => {
       }
     },
   );
+
+  it('answers a call of a cancelled turn `cancelled`, which the model must not retry (not `timeout`)', () => {
+    const cancelled = decideCall(fixtures.turn_cancelled.call, fixtures.turn_cancelled.memory, rules);
+    expect(cancelled).toMatchObject({
+      kind: 'skip',
+      envelope: {
+        ok: false,
+        error_type: 'cancelled',
+        retryable: false,
+        user_message: 'The turn was cancelled before this call ran.',
+      },
+    });
+  });
 
   it('answers a duplicate with the earlier envelope itself and an ungrounded call with the open question', () => {
     const duplicate = decideCall(fixtures.already_answered.call, fixtures.already_answered.memory, rules);

@@ -126,8 +126,8 @@ const skipAnswers: Record<
   SkipReason,
   (call: CallState, memory: TurnMemoryView, rules: CallRules) => Envelope
 > = {
-  cancelled: () =>
-    failure('timeout', { userMessage: 'The turn was cancelled before this call ran.', retryable: false }),
+  // The person stopped the turn: `cancelled` (never retryable), not `timeout`, which says a deadline passed.
+  cancelled: () => failure('cancelled', { userMessage: 'The turn was cancelled before this call ran.' }),
   call_cap: (_call, _memory, rules) =>
     failure('rate_limited', {
       userMessage: `A step runs at most ${rules.maxCallsPerStep} tool calls; this one was not run. Call it in a later step if it is still needed.`,

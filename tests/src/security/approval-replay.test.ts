@@ -167,7 +167,7 @@ describe('a call its caller cancelled before the gate decided on it', () => {
     );
     expect((await store.proposals.list()).map((proposal) => proposal.state)).toEqual([]);
     expect(service.deletions).toEqual([]);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 
   it('cancelled while the gate read its status: 0 proposals, 0 executions', async () => {
@@ -192,6 +192,6 @@ describe('a call its caller cancelled before the gate decided on it', () => {
     );
     expect((await store.proposals.list()).map((proposal) => proposal.state)).toEqual([]);
     expect(service.deletions).toEqual([]);
-    expect(result).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(result).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 });

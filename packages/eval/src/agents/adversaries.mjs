@@ -30,6 +30,8 @@ export const adversaries = {
   'direct-caller':
     'application code calling the gate (`orchestrator.execute`) directly, with no turn runner in front (./gate-caller.mjs)',
   'mcp-host': 'an MCP host calling tools through the MCP gateway (`patchbay mcp`), no turn runner in front',
+  'mcp-http-host':
+    'an MCP host calling tools through the MCP gateway served over streamable HTTP on loopback (`patchbay mcp --http`): session, bearer token and `Origin` in the path',
 };
 
 /** The previous step's tool calls and every result the model saw, from the prompt. */

@@ -21,6 +21,20 @@
 //   cancel_while_reading: true  the caller's signal fires while the gate reads the status store for
 //                             the step's first call (after routing), as a caller giving up on a slow
 //                             store does
+//   reset_executed: true      on a store (`store:`), every proposal this scenario already ran is set
+//                             back to `approved` in the database itself (someone with write access to
+//                             the file but not the key), after `run_approved`
+//   replay_approved: true     every proposal this scenario already ran is run again
+//                             (`orchestrator.executeProposal`, the same approval used a second time),
+//                             after `reset_executed`; each replay is recorded as a call of its tool
+// `mcp-http-host` plays the same script as an MCP host of the gateway served over streamable HTTP on
+// 127.0.0.1 (`callers.serveGateway`, `serveMcpGatewayHttp` of @patchbay/mcp, what `patchbay mcp --http`
+// runs), speaking the transport itself with `fetch`: it opens a session with `initialize`, sends the
+// gateway's bearer token and, like a browser page, an `Origin`. A step may send its calls
+//   origin: url               with this `Origin` header (a page elsewhere; default the gateway's own)
+//   token: wrong | none       with a wrong bearer token, or none
+//   session: unknown | none   with a session id the gateway never issued, or none
+// A refused request is recorded as a call whose envelope is `{ ok: false, http_status }`.
 // `mcp-host`: the same script as an MCP host, every call a `tools/call` to the config's MCP gateway
 // (`callers.gateway`, e.g. `createMcpGateway` of @patchbay/mcp) in process over a transport written
 // here; the envelope is the result's structured content. The gateway answers a name it does not serve
@@ -31,7 +45,7 @@
 // (application functions) for these scenarios only.
 
 /** The adversaries that call the gate instead of playing the model. */
-export const gateCallers = new Set(['direct-caller', 'mcp-host']);
+export const gateCallers = new Set(['direct-caller', 'mcp-host', 'mcp-http-host']);
 
 function parseArgs(args) {
   if (typeof args !== 'string') return args ?? {};
@@ -100,6 +114,95 @@ export function mcpHostFor(createGateway, options) {
   };
 }
 
+/** The parsed JSON-RPC message of a streamable HTTP answer: a JSON body or the first SSE `data:` event. */
+async function rpcAnswer(response) {
+  const body = await response.text();
+  if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const data = body
+      .split('\n')
+      .find((line) => line.startsWith('data:'))
+      ?.slice(5)
+      .trim();
+    return data ? JSON.parse(data) : undefined;
+  }
+  return body ? JSON.parse(body) : undefined;
+}
+
+/**
+ * An MCP host of the gateway served over streamable HTTP on loopback (`serve`, e.g.
+ * `serveMcpGatewayHttp`), with a bearer token, started at its first call. Each call may go out with
+ * another `Origin`, a wrong or no token, an unknown or no session: what a page elsewhere or a host
+ * that lost its session sends. The server sees every request as a host's, through its HTTP checks.
+ */
+export function mcpHttpHostFor(serve, options) {
+  // A per-run token: the host proves it with every request, and nothing else on the machine has it.
+  const token = `eval-gateway-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+  let server;
+  let sessionId;
+  let nextId = 1;
+  const post = (message, { origin, token: tokenMode, session } = {}) => {
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      origin: origin ?? new URL(server.url).origin,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    if (tokenMode !== 'none') headers.authorization = `Bearer ${tokenMode === 'wrong' ? `${token}x` : token}`;
+    if (session === 'unknown') headers['mcp-session-id'] = '00000000-0000-4000-8000-000000000000';
+    else if (session !== 'none' && sessionId) headers['mcp-session-id'] = sessionId;
+    return fetch(server.url, { method: 'POST', headers, body: JSON.stringify(message) });
+  };
+  const request = async (method, params, how) => {
+    const id = nextId;
+    nextId += 1;
+    const response = await post({ jsonrpc: '2.0', id, method, params }, how);
+    return { response, answer: response.ok ? await rpcAnswer(response) : undefined };
+  };
+  async function start() {
+    server = await serve({
+      gateway: { ...options, refreshIntervalMs: 0 },
+      host: '127.0.0.1',
+      port: 0,
+      token,
+      secrets: [token],
+    });
+    const { response, answer } = await request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'patchbay-eval-http-host', version: '0.0.0' },
+    });
+    if (!response.ok || answer?.error)
+      throw new Error(`initialize over HTTP failed: ${response.status} ${answer?.error?.message ?? ''}`);
+    sessionId = response.headers.get('mcp-session-id') ?? undefined;
+    if (!sessionId) throw new Error('the HTTP gateway issued no session id');
+    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await initialized.text();
+  }
+  return {
+    async call(name, args, how = {}) {
+      if (!server) await start();
+      const { response, answer } = await request('tools/call', { name, arguments: args }, how);
+      if (!response.ok) {
+        await response.text().catch(() => undefined);
+        return { ok: false, http_status: response.status };
+      }
+      if (answer?.error) throw new Error(`tools/call ${name} failed: ${answer.error.message}`);
+      return answer.result.structuredContent;
+    },
+    async close() {
+      if (!server) return;
+      if (sessionId)
+        await fetch(server.url, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}`, 'mcp-session-id': sessionId },
+        })
+          .then((response) => response.text())
+          .catch(() => undefined);
+      await server.close();
+    },
+  };
+}
+
 /**
  * Plays one turn's script against the gate (through `host` when given, an MCP host, else
  * `orchestrator.execute` directly); returns a trace in the shape of runTurn's (its `calls`), marked
@@ -107,7 +210,18 @@ export function mcpHostFor(createGateway, options) {
  */
 export async function callGate(
   script,
-  { orchestrator, control, subject, onSet, onStatusRead, turnId, host, asApproved = (run) => run() },
+  {
+    orchestrator,
+    control,
+    subject,
+    onSet,
+    onStatusRead,
+    turnId,
+    host,
+    asApproved = (run) => run(),
+    ranProposals = new Map(),
+    resetProposal,
+  },
 ) {
   const calls = [];
   for (const [index, step] of (script ?? []).entries()) {
@@ -135,6 +249,19 @@ export async function callGate(
             envelope,
             sent: true,
           });
+        ranProposals.set(proposal.id, proposal);
+      }
+    if (step.reset_executed) {
+      if (!resetProposal)
+        throw new Error('`reset_executed` needs `store:` and a config store that can edit rows');
+      for (const id of ranProposals.keys()) await resetProposal(id, { state: 'approved' });
+    }
+    if (step.replay_approved)
+      for (const [id, proposal] of ranProposals) {
+        const envelope = await asApproved(() =>
+          orchestrator.executeProposal(id, { correlationId: `${turnId}:${index}:replay` }),
+        );
+        calls.push({ step: index, toolName: proposal.tool, arguments: proposal.args, envelope, sent: true });
       }
     let signal = step.cancel ? AbortSignal.abort() : undefined;
     if (step.cancel_while_reading) {
@@ -144,8 +271,9 @@ export async function callGate(
     }
     for (const [position, call] of (step.calls ?? []).entries()) {
       const args = parseArgs(call.args);
+      const how = { origin: step.origin, token: step.token, session: step.session };
       const envelope = host
-        ? await host.call(call.tool, args)
+        ? await host.call(call.tool, args, how)
         : await orchestrator.execute(call.tool, args, {
             subject,
             correlationId: `${turnId}:${index}:${position}`,

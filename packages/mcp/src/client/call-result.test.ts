@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from './backoff.js';
-import { classifyCallError, envelopeFromError, envelopeFromResult } from './call-result.js';
+import { abortedByCaller, classifyCallError, envelopeFromError, envelopeFromResult } from './call-result.js';
 import { effectFromAnnotations, toAgentTool } from './tool-mapping.js';
 
 describe('envelopeFromResult', () => {
@@ -133,6 +133,32 @@ describe('envelopeFromError', () => {
     const error = new McpError(ErrorCode.RequestTimeout, 'AbortError');
     expect(classifyCallError(error, true)).toBe('cancelled');
     expect(classifyCallError(error, false)).toBe('timeout');
+  });
+
+  it('answers a cancelled call `cancelled`, never retryable, a write saying it may have happened', () => {
+    const error = new DOMException('stop', 'AbortError');
+    expect(envelopeFromError(error, 'cancelled', 's')).toEqual({
+      ok: false,
+      error_type: 'cancelled',
+      user_message: 'The call was cancelled before it finished.',
+      retryable: false,
+    });
+    expect(envelopeFromError(error, 'cancelled', 's', false)).toMatchObject({
+      error_type: 'cancelled',
+      retryable: false,
+      user_message: expect.stringContaining('may still have taken effect'),
+    });
+    expect(envelopeFromError(error, 'timeout', 's')).toMatchObject({ error_type: 'timeout' });
+  });
+
+  it("tells the caller's cancel from the gate's deadline by the signal's reason", () => {
+    expect(abortedByCaller(new AbortController().signal)).toBe(false);
+    expect(abortedByCaller(AbortSignal.abort())).toBe(true);
+    expect(abortedByCaller(AbortSignal.abort(new DOMException('stop', 'AbortError')))).toBe(true);
+    expect(abortedByCaller(AbortSignal.abort('the user left'))).toBe(true);
+    expect(abortedByCaller(AbortSignal.abort(new DOMException('x exceeded 50 ms', 'TimeoutError')))).toBe(
+      false,
+    );
   });
 });
 

@@ -129,6 +129,21 @@ export function neverReachedServer(error: unknown): boolean {
   return false;
 }
 
+/**
+ * True when the call's signal fired because its caller gave up, not because a deadline passed: the
+ * gate aborts its per-call signal with a `TimeoutError` reason at the deadline, and with the caller's
+ * own reason when the caller cancels.
+ */
+export function abortedByCaller(signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  const reason: unknown = signal.reason;
+  return !(
+    typeof reason === 'object' &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === 'TimeoutError'
+  );
+}
+
 /** Classifies a thrown `callTool` failure for the retry rule. */
 export function classifyCallError(error: unknown, callerAborted: boolean): CallFailureKind {
   if (callerAborted) return 'cancelled';
@@ -147,7 +162,12 @@ export function envelopeFromError(
   harmlessToRepeat = true,
 ): ErrorEnvelope {
   if (kind === 'cancelled') {
-    return failure('timeout', { userMessage: 'The call was stopped before it finished.' });
+    // The caller's signal fired: `cancelled`, never retried; a write may still have happened upstream.
+    return failure('cancelled', {
+      userMessage: harmlessToRepeat
+        ? 'The call was cancelled before it finished.'
+        : `The call was cancelled before it finished. ${mayHaveTakenEffect}`,
+    });
   }
   if (kind === 'timeout') {
     return failure('timeout', { userMessage: `The MCP server "${server}" did not answer in time.` });

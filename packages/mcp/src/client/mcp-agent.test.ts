@@ -132,12 +132,25 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     });
   });
 
-  it('stops a call when the caller aborts', async () => {
+  it('stops a call when the caller aborts, and answers it cancelled, not timed out', async () => {
     const agent = start(controllableConfig('abortable'));
     await agent.initialize();
     const controller = new AbortController();
     const call = agent.execute('hang', {}, callContext(controller.signal));
     controller.abort(new DOMException('stop', 'AbortError'));
+    const envelope = await call;
+    expect(envelope).toMatchObject({ ok: false, error_type: 'cancelled', retryable: false });
+    // `hang` is not declared harmless to repeat: the server may have acted before the cancel.
+    expect(envelope.ok === false && envelope.user_message).toContain('may still have taken effect');
+  });
+
+  it('answers a call its signal stopped at a deadline (a TimeoutError reason) as timed out', async () => {
+    const agent = start(controllableConfig('deadline'));
+    await agent.initialize();
+    const controller = new AbortController();
+    const call = agent.execute('hang', {}, { ...callContext(controller.signal), signalPerCall: true });
+    // What the gate does when its deadline passes first.
+    controller.abort(new DOMException('hang exceeded 50 ms', 'TimeoutError'));
     expect(await call).toMatchObject({ ok: false, error_type: 'timeout' });
   });
 
@@ -153,7 +166,7 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
     const stopped = new AbortController();
     const call = agent.execute('hang', {}, { ...callContext(stopped.signal), signalPerCall: true });
     stopped.abort(new DOMException('stop', 'AbortError'));
-    expect(await call).toMatchObject({ ok: false, error_type: 'timeout' });
+    expect(await call).toMatchObject({ ok: false, error_type: 'cancelled' });
   });
 
   it('notices a crash, answers tool_unavailable while down, reconnects and re-discovers', async () => {

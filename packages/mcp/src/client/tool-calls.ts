@@ -9,6 +9,7 @@ import {
 } from '@patchbay/envelope';
 import type { AgentCallContext } from '@patchbay/orchestrator';
 import {
+  abortedByCaller,
   classifyCallError,
   envelopeFromError,
   envelopeFromResult,
@@ -229,7 +230,7 @@ export class ToolCalls {
             ),
           );
         }
-        const kind = classifyCallError(error, context.signal.aborted);
+        const kind = classifyCallError(error, abortedByCaller(context.signal));
         if (kind === 'connection') void connection.probe();
         // A call that may have reached the server is repeated only when the tool says repeating is harmless.
         const harmless =

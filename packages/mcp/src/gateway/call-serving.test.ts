@@ -64,3 +64,70 @@ describe('gateway settled()', () => {
     }
   });
 });
+
+describe('a call the host cancels', () => {
+  it('stops the tool and ends `cancelled`, not `timeout`, and the host gets no answer to it', async () => {
+    // A tool that runs until its signal fires, then reports whether it saw that signal.
+    let toolStarted = false;
+    let toolSawAbort = false;
+    const statusSource = createInMemoryStatusSource();
+    const orchestrator = createOrchestrator({ statusSource, connectors: [] });
+    orchestrator.register(
+      fromFunction({
+        name: 'slow_report',
+        description: 'Builds a report slowly.',
+        input: z.object({}),
+        effect: 'read',
+        timeoutMs: 60_000,
+        execute: (_input, context) =>
+          new Promise<string>((resolve) => {
+            toolStarted = true;
+            context.signal.addEventListener('abort', () => {
+              toolSawAbort = true;
+              resolve('stopped');
+            });
+          }),
+      }),
+    );
+    await orchestrator.start();
+    const outcomes: string[] = [];
+    const gateway = createMcpGateway({
+      // The gateway's own record of each call's outcome, as `patchbay mcp` writes it to the audit log.
+      orchestrator: {
+        async execute(name, args, options) {
+          const envelope = await orchestrator.execute(name, args, options);
+          outcomes.push(envelope.ok ? 'ok' : envelope.error_type);
+          return envelope;
+        },
+        listTools: () => orchestrator.listTools(),
+        listAgents: () => orchestrator.listAgents(),
+        getTool: (name) => orchestrator.getTool(name),
+      },
+      connectors: [],
+      statusSource,
+      subject: 'user-1',
+      refreshIntervalMs: 0,
+    });
+    const host = new Client({ name: 'cancelling-host', version: '1.0.0' });
+    const [hostTransport, gatewayTransport] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(gatewayTransport);
+    await host.connect(hostTransport);
+    try {
+      const controller = new AbortController();
+      const call = host.callTool({ name: 'slow_report', arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
+      // Cancel once the gate has handed the call to the tool: a cancel mid-run, not before the start.
+      await expect.poll(() => toolStarted, { timeout: 10_000 }).toBe(true);
+      controller.abort('the person closed the chat');
+      await expect(call).rejects.toThrow();
+      await gateway.settled();
+      expect(outcomes).toEqual(['cancelled']);
+      expect(toolSawAbort).toBe(true);
+    } finally {
+      await host.close();
+      await gateway.close();
+      await orchestrator.stop();
+    }
+  });
+});

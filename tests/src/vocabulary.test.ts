@@ -1,0 +1,98 @@
+// One source per vocabulary, the rest checked. `errorTypes` in `@patchbay/envelope` is the list of
+// envelope error types; the compiler holds the code that switches over it (constructors' defaults,
+// the user renderer, the error codes), and this file holds what it cannot see: the system prompt's
+// explanation, the envelope README's table, docs/architecture.md's list and the eval scenario format.
+// A new type once touched ~11 files, six of them caught by neither compiler nor test (issue 35).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorDefaults, errorTypeOfCode, errorTypes } from '@patchbay/envelope';
+import { buildSystemPrompt, protocolBlocks } from '@patchbay/protocol';
+import { describe, expect, it } from 'vitest';
+import { root } from './workspace.js';
+
+/**
+ * The eval harness's check of one envelope. Its internals subpath is plain JavaScript without types
+ * (being moved to TypeScript): a computed specifier keeps the compiler from asking for them.
+ */
+async function evalEnvelopeCheck(): Promise<{ safeParse(value: unknown): { success: boolean } }> {
+  const specifier = '@patchbay/eval/internal';
+  const internals = (await import(specifier)) as {
+    envelopeCheckSchema: { safeParse(value: unknown): { success: boolean } };
+  };
+  return internals.envelopeCheckSchema;
+}
+
+/** The error types a text names in double quotes, as the prompt blocks write them. */
+function quotedTypesIn(text: string): string[] {
+  return errorTypes.filter((type) => text.includes(`"${type}"`));
+}
+
+/** The rows of the envelope README's error-type table: type and its "retryable" column. */
+function readmeTableRows(readme: string): { type: string; retryable: string }[] {
+  const section = readme.split('\n## Error types\n')[1]?.split('\n## ')[0] ?? '';
+  return [...section.matchAll(/^\| `([a-z_]+)` \|[^|]*\| (yes|no) \|/gm)].map((match) => ({
+    type: match[1] ?? '',
+    retryable: match[2] ?? '',
+  }));
+}
+
+/** The backticked names of docs/architecture.md's "`error_type` is one of …" sentence. */
+function architectureList(document: string): string[] {
+  const sentence = /`error_type` is one of ([^.]*?)\s\(/s.exec(document)?.[1] ?? '';
+  return [...sentence.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '');
+}
+
+describe('the error-type vocabulary: one list, every other place checked against it', () => {
+  it('reads the list (the checks below would pass on an empty one)', () => {
+    expect(errorTypes.length).toBeGreaterThan(10);
+    expect(errorTypes).toContain('cancelled');
+    expect(errorTypes).toContain('timeout');
+  });
+
+  it("the system prompt's error_handling block tells the model what each type means", () => {
+    const block = protocolBlocks.error_handling;
+    expect(errorTypes.filter((type) => !quotedTypesIn(block).includes(type))).toEqual([]);
+    // And that block is what a model is shown.
+    expect(buildSystemPrompt({ identity: 'You help.' })).toContain(block);
+  });
+
+  it('the envelope README has one table row per type, in order, with its default retryability', () => {
+    const readme = readFileSync(join(root, 'packages', 'envelope', 'README.md'), 'utf8');
+    const rows = readmeTableRows(readme);
+    expect(rows.map((row) => row.type)).toEqual([...errorTypes]);
+    for (const { type, retryable } of rows) {
+      expect({ type, retryable }).toEqual({
+        type,
+        retryable: errorDefaults(type as (typeof errorTypes)[number]).retryable ? 'yes' : 'no',
+      });
+    }
+  });
+
+  it("docs/architecture.md's wire-shape list names every type, in order", () => {
+    const document = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    expect(architectureList(document)).toEqual([...errorTypes]);
+  });
+
+  it('every type is a PatchbayError code of its own and a value eval scenarios may expect', async () => {
+    const envelopeCheckSchema = await evalEnvelopeCheck();
+    expect(envelopeCheckSchema.safeParse({ tool: 'any_tool', error_type: 'timed_out' }).success).toBe(false);
+    for (const type of errorTypes) {
+      expect(errorTypeOfCode(type)).toBe(type);
+      expect(envelopeCheckSchema.safeParse({ tool: 'any_tool', error_type: type }).success).toBe(true);
+    }
+  });
+
+  it('finds a type a place leaves out (the checks themselves work)', () => {
+    const withoutCancelled = protocolBlocks.error_handling.replaceAll('"cancelled"', '"stopped"');
+    expect(quotedTypesIn(withoutCancelled)).not.toContain('cancelled');
+    const table = '\n## Error types\n\n| `timeout` | x | yes | y |\n| `cancelled` | x | no | y |\n';
+    expect(readmeTableRows(table)).toEqual([
+      { type: 'timeout', retryable: 'yes' },
+      { type: 'cancelled', retryable: 'no' },
+    ]);
+    expect(architectureList('`error_type` is one of `timeout`, `cancelled` (the list).')).toEqual([
+      'timeout',
+      'cancelled',
+    ]);
+  });
+});
