@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StatusSnapshot, StatusSource } from '@patchbay/connector';
+import type { StatusSnapshot } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, renderEnvelopeForModel, success } from '@patchbay/envelope';
 import { captureStatus, connectorStatusWire, stampMessage, toIsoSeconds } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
@@ -11,7 +11,7 @@ import { readTurnMemory, recordTurnMemory, withholdTools } from './turn-memory-s
 import { createTurnInstruments } from './turn-metrics.js';
 import { buildTurnPrompt } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
-import { type AgentView, offerTools, viewAgents } from './turn-tools.js';
+import { type AgentView, offerTools, trackAdminPolicy, viewAgents } from './turn-tools.js';
 import { createTurnRecorder } from './turn-trace.js';
 import type { RunTurnOptions, TurnResult } from './turn-types.js';
 
@@ -115,17 +115,8 @@ export async function executeTurn(
   }
   const turnOptions: RunTurnOptions = { ...options, message };
 
-  // The subject's admin policy also covers MCP servers by name; read it from the same load as the status.
-  let disabledIds: ReadonlySet<string> = new Set();
-  const source: StatusSource = {
-    async load(loaded) {
-      const state = await options.statusSource.load(loaded);
-      disabledIds = new Set(state.disabledConnectorIds);
-      return state;
-    },
-    markRateLimited: (...args) => options.statusSource.markRateLimited(...args),
-    markInvalidCredentials: (...args) => options.statusSource.markInvalidCredentials(...args),
-  };
+  const policy = trackAdminPolicy(options.statusSource);
+  const { source } = policy;
   const capture = async (): Promise<TurnStatus> => {
     let snapshot: StatusSnapshot;
     try {
@@ -140,14 +131,13 @@ export async function executeTurn(
       // The turn goes on with what is known: no connector, and no MCP server or function either,
       // because the admin policy that may disable them came from the same failed read, and the gate
       // would refuse their calls on that read anyway.
-      disabledIds = new Set();
       return {
         snapshot: { subject, capturedAt: toIsoSeconds(clock()), connectors: {}, unknownConnectorIds: [] },
         agents: { tools: [], servers: [] },
         unreadable: true,
       };
     }
-    const agents = await viewAgents(options.orchestrator, snapshot, disabledIds);
+    const agents = await viewAgents(options.orchestrator, snapshot, policy.disabledIds());
     const captured = { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
     if (emit) {
       emit({
@@ -228,7 +218,7 @@ export async function executeTurn(
         status.unreadable
           ? status.agents
           : withholdTools(
-              await viewAgents(options.orchestrator, status.snapshot, disabledIds),
+              await viewAgents(options.orchestrator, status.snapshot, policy.disabledIds()),
               options.memory?.withheldTools,
             ),
         options.statusBlock?.setupUrls,

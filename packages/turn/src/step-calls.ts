@@ -50,7 +50,8 @@ export interface StepCallsResult extends StepSummary {
   succeeded: string[];
 }
 
-function parseArguments(input: string): CallState['arguments'] {
+/** A tool call's arguments as the model wrote them (JSON text), parsed, or why they cannot be. */
+export function parseArguments(input: string): CallState['arguments'] {
   if (input.trim() === '') return { ok: true, value: {} };
   let value: unknown;
   try {

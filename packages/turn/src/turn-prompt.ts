@@ -12,7 +12,8 @@ import type { ModelMessage } from 'ai';
 import type { RunTurnOptions } from './turn-types.js';
 import { everythingUserWrote } from './user-grounding.js';
 
-const defaultIdentity =
+/** Who the agent is when a deployment says nothing: the first section of the built system prompt. */
+export const defaultIdentity =
   'You are an assistant that helps the user get work done through the services they have connected.';
 
 function cacheProviderOf(model: LanguageModelV4): CacheProvider {

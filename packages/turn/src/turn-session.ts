@@ -11,15 +11,23 @@ import {
   renderTurnContext,
   toLanguageModelTools,
 } from '@patchbay/protocol';
-import { decideCall } from './call-decision.js';
+import { type CallState, decideCall } from './call-decision.js';
 import { callIdentity } from './call-identity.js';
 import { mapModelToolNames } from './model-tool-names.js';
 import { askUserReply, buildRetryGuidance, type InteractiveFailure, questionsOf } from './retry-guidance.js';
-import { modelOutputOf } from './step-calls.js';
+import { modelOutputOf, parseArguments } from './step-calls.js';
 import { decideAfterStep } from './step-decision.js';
 import { createTurnMemory } from './turn-memory.js';
+import { defaultIdentity } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
-import { type AgentView, offerTools, type ToolOffer, toolFacts, viewAgents } from './turn-tools.js';
+import {
+  type AgentView,
+  offerTools,
+  type ToolOffer,
+  toolFacts,
+  trackAdminPolicy,
+  viewAgents,
+} from './turn-tools.js';
 import type { RetryOptions, RunTurnOptions, SkipReason, TurnCall } from './turn-types.js';
 
 /** The orchestrator a session drives: the turn's, plus the approval calls a framework's approval step needs. */
@@ -179,9 +187,6 @@ export interface TurnSession {
   readonly calls: readonly TurnCall[];
 }
 
-const defaultIdentity =
-  'You are an assistant that helps the user get work done through the services they have connected.';
-
 /** Built system prompts by connector list, then identity and catalog: a session per request need not rebuild one. */
 const staticPrompts = new WeakMap<TurnSessionOptions['connectors'], Map<string, string>>();
 
@@ -225,16 +230,8 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   const memory = createTurnMemory();
   const calls: TurnCall[] = [];
   const emit = options.onEvent ?? (() => {});
-  let disabledIds: ReadonlySet<string> = new Set();
-  const source: StatusSource = {
-    async load(loaded) {
-      const state = await options.statusSource.load(loaded);
-      disabledIds = new Set(state.disabledConnectorIds);
-      return state;
-    },
-    markRateLimited: (...args) => options.statusSource.markRateLimited(...args),
-    markInvalidCredentials: (...args) => options.statusSource.markInvalidCredentials(...args),
-  };
+  const policy = trackAdminPolicy(options.statusSource);
+  const { source } = policy;
   let step = -1;
   let positionInStep = 0;
   let stepFailures: InteractiveFailure[] = [];
@@ -264,7 +261,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       now: clock,
       ...(options.verify ? { verify: options.verify } : {}),
     });
-    agents = await viewAgents(orchestrator, snapshot, disabledIds);
+    agents = await viewAgents(orchestrator, snapshot, policy.disabledIds());
     offer = offerTools(snapshot, connectors, agents, options.statusBlock?.setupUrls);
     // Only for a listener: the wire is built again for the plan, and nobody reads it otherwise.
     if (options.onEvent) {
@@ -359,6 +356,18 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   }
 
   /**
+   * A call as the call table reads it: the arguments (a framework that passes the model's JSON text
+   * gets it parsed as `runTurn` parses it), what the turn knows of the tool, and the call's identity.
+   */
+  function readCall(toolName: string, input: unknown) {
+    const args: CallState['arguments'] =
+      typeof input === 'string' ? parseArguments(input) : { ok: true, value: input ?? {} };
+    const text = typeof input === 'string' ? input : JSON.stringify(input ?? {});
+    const facts = toolFacts(toolName, connectors, orchestrator);
+    return { args, facts, identity: callIdentity(toolName, { input: text, arguments: args }, facts) };
+  }
+
+  /**
    * Runs the call a person approved in the framework's own approval step: the gate's pending proposal
    * for exactly this call (made by `propose` when the framework paused) is approved and run once, in
    * their name. Never a new proposal: an approval replayed after its call ran (the same request sent
@@ -436,23 +445,12 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       const toolCallId = callOptions.toolCallId ?? `${turnId}:${calls.length}`;
       const signal = callOptions.signal ?? options.signal;
       emit({ type: 'tool-call', toolCallId, toolName, input });
-      const text = typeof input === 'string' ? input : JSON.stringify(input ?? {});
-      const args =
-        typeof input === 'string'
-          ? ((): { ok: true; value: unknown } | { ok: false } => {
-              try {
-                return { ok: true, value: JSON.parse(input) };
-              } catch {
-                return { ok: false };
-              }
-            })()
-          : { ok: true as const, value: input ?? {} };
-      const facts = toolFacts(toolName, connectors, orchestrator);
+      const { args, facts, identity } = readCall(toolName, input);
       const action = decideCall(
         {
           toolName,
           arguments: args,
-          identity: callIdentity(toolName, { input: text, arguments: args }, facts),
+          identity,
           positionInStep: positionInStep++,
           cancelled: signal?.aborted === true,
           offered: shown !== undefined && offer!.names.includes(toolName) && plan!.askUser === undefined,
@@ -498,12 +496,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           sent: false,
         });
       }
-      memory.recordSent(
-        toolName,
-        callIdentity(toolName, { input: text, arguments: args }, facts),
-        envelope,
-        facts.effect,
-      );
+      memory.recordSent(toolName, identity, envelope, facts.effect);
       return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
     },
     async propose(calledName, input, proposeOptions = {}) {
@@ -522,15 +515,8 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       });
       if (envelope.ok) {
         // A person had approved this exact call already (the CLI, the console): it ran now, once.
-        const text = JSON.stringify(input ?? {});
-        const facts = toolFacts(toolName, connectors, orchestrator);
-        const args = { ok: true as const, value: input ?? {} };
-        memory.recordSent(
-          toolName,
-          callIdentity(toolName, { input: text, arguments: args }, facts),
-          envelope,
-          facts.effect,
-        );
+        const { facts, identity } = readCall(toolName, input);
+        memory.recordSent(toolName, identity, envelope, facts.effect);
       }
       return record(toolName, toolCallId, input, { envelope, sent: true, correlationId });
     },

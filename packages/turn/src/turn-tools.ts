@@ -2,6 +2,7 @@ import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider'
 import {
   type Connector,
   type StatusSnapshot,
+  type StatusSource,
   type ToolEffect,
   toolAvailability,
   toolDescriptionForModel,
@@ -99,6 +100,35 @@ async function healthOf(agent: Agent, orchestrator: TurnOrchestrator): Promise<A
   } catch {
     return { status: 'down' };
   }
+}
+
+/**
+ * A status source that also keeps the subject's admin-disabled ids from its latest read: the admin
+ * policy covers MCP servers and functions by name too, and is read in the same load as the status,
+ * never in a second round trip. A failed read forgets them (what the policy says is then unknown).
+ */
+export function trackAdminPolicy(statusSource: StatusSource): {
+  source: StatusSource;
+  disabledIds(): ReadonlySet<string>;
+} {
+  let disabled: ReadonlySet<string> = new Set();
+  return {
+    source: {
+      async load(subject) {
+        try {
+          const state = await statusSource.load(subject);
+          disabled = new Set(state.disabledConnectorIds);
+          return state;
+        } catch (error) {
+          disabled = new Set();
+          throw error;
+        }
+      },
+      markRateLimited: (...args) => statusSource.markRateLimited(...args),
+      markInvalidCredentials: (...args) => statusSource.markInvalidCredentials(...args),
+    },
+    disabledIds: () => disabled,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { SessionOrchestrator, StepPlan, TurnCall, TurnSessionOptions } from '@patchbay/turn';
+import type { StepPlan, TurnCall } from '@patchbay/turn';
+import type { FrameworkTurnOptions, FrameworkTurnRun } from '@patchbay/turn/testing';
 import {
   generateText,
   type LanguageModel,
@@ -11,45 +12,16 @@ import { createPatchbay } from '../create-patchbay.js';
 /** The AI SDK language-model interface (spec v4), the one the SDK's loop drives. */
 export type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: 'v4' }>;
 
-/** What one user turn through the AI SDK's loop did. */
-export interface PatchbayTurnRun {
-  /** The framework's final text. */
-  reply: string;
-  /** Every tool call of the turn, with its envelope, across the approval pause. */
-  calls: readonly TurnCall[];
-  /** Every plan the sessions prepared, in order. */
-  steps: StepPlan[];
-  /** Approvals the framework paused on and nobody decided (approve option absent). */
-  pendingApprovals: { toolName: string; input: unknown }[];
-}
+/** What one user turn through the AI SDK's loop did: the runner contract of `@patchbay/turn/testing`. */
+export type PatchbayTurnRun = FrameworkTurnRun;
 
-/** Options of {@link runPatchbayTurn}. */
-export interface RunPatchbayTurnOptions {
-  /** An AI SDK model, e.g. `createScriptedModel` from `@patchbay/turn/testing`. */
-  model: LanguageModelV4;
-  /** What the user wrote. */
-  message: string;
-  /** Clock of the status captures (a scenario's time). */
-  now?: () => Date;
-  subject: string;
-  orchestrator: SessionOrchestrator;
-  connectors: TurnSessionOptions['connectors'];
-  statusSource: TurnSessionOptions['statusSource'];
-  statusBlock?: TurnSessionOptions['statusBlock'];
-  identity?: string;
-  /** A complete static system prompt instead of the one built from `identity`. */
-  systemPrompt?: string;
-  /** Earlier messages of the conversation, as text, oldest first. */
-  history?: readonly { role: 'user' | 'assistant'; content: string }[];
+/** Options of {@link runPatchbayTurn}: the runner contract of `@patchbay/turn/testing`. */
+export interface RunPatchbayTurnOptions extends FrameworkTurnOptions {
   /**
    * Cancels the turn: calls not yet sent are answered without running, the SDK stops, and the run
    * returns what it had (as `runTurn` returns an aborted turn instead of throwing).
    */
   signal?: AbortSignal;
-  /** The person: called at the framework's approval step; true approves, false rejects. Absent: the run stops pending. */
-  approve?: (request: { toolName: string; input: unknown }) => boolean | Promise<boolean>;
-  /** Most model calls in the turn, across the approval pause: default 8. */
-  maxSteps?: number;
 }
 
 /**

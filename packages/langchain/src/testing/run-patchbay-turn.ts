@@ -1,48 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { Command, INTERRUPT, isInterrupted, MemorySaver } from '@langchain/langgraph';
-import type { StepPlan, TurnCall, TurnSessionOptions } from '@patchbay/turn';
+import type { FrameworkTurnOptions, FrameworkTurnRun } from '@patchbay/turn/testing';
 import { createPatchbayAgentGraph } from '../agent-graph.js';
 import { chatModelFromLanguageModel } from '../language-model-chat-model.js';
-import type { LanguageModelV4 } from '../language-model-types.js';
 import { createPatchbayToolkit, type PatchbayApprovalRequest } from '../patchbay-toolkit.js';
 
-/** What one user turn run through LangGraph did. */
-export interface PatchbayTurnRun {
-  /** The graph's final text: the last AI message of the turn. */
-  reply: string;
-  /** `session.calls`: every call the model made, with its envelope. */
-  calls: readonly TurnCall[];
-  /** Every plan the session prepared, in order. */
-  steps: StepPlan[];
-  /** Approvals the framework paused on and nobody decided (approve option absent). */
-  pendingApprovals: { toolName: string; input: unknown }[];
-}
+/** What one user turn through LangGraph did: the runner contract of `@patchbay/turn/testing`. */
+export type PatchbayTurnRun = FrameworkTurnRun;
 
-/** Options of {@link runPatchbayTurn}. */
-export interface RunPatchbayTurnOptions
-  extends Pick<
-    TurnSessionOptions,
-    | 'subject'
-    | 'orchestrator'
-    | 'connectors'
-    | 'statusSource'
-    | 'statusBlock'
-    | 'identity'
-    | 'systemPrompt'
-    | 'now'
-  > {
-  /** Earlier messages of the conversation, as text. */
-  history?: readonly { role: 'user' | 'assistant'; content: string }[];
-  /** An AI SDK model (e.g. `createScriptedModel` from `@patchbay/turn/testing`), driven through the bridge. */
-  model: LanguageModelV4;
-  /** What the user wrote. */
-  message: string;
-  /** The person: called at the framework's approval step; true approves, false rejects. Absent: the run stops pending. */
-  approve?: (request: { toolName: string; input: unknown }) => boolean | Promise<boolean>;
-  /** Most model calls; default 8. */
-  maxSteps?: number;
-}
+/** Options of {@link runPatchbayTurn}: the runner contract of `@patchbay/turn/testing`. */
+export type RunPatchbayTurnOptions = FrameworkTurnOptions;
 
 /** The session's default cap of calls per model step (`maxCallsPerStep`). */
 const maxCallsPerStep = 16;

@@ -1,50 +1,13 @@
 import { Agent, assistant, MaxTurnsExceededError, Runner, user } from '@openai/agents';
-import type { SessionOrchestrator, StepPlan, TurnCall, TurnSessionOptions } from '@patchbay/turn';
+import type { FrameworkTurnOptions, FrameworkTurnRun } from '@patchbay/turn/testing';
 import { aiSdkModel } from '../ai-sdk-model.js';
-import type { LanguageModelV4 } from '../language-model.js';
 import { createPatchbayAgentTools } from '../patchbay-agent-tools.js';
 
-/** What one user turn through the Agents SDK's own loop did, in the shape every Patchbay runner reports. */
-export interface PatchbayTurnRun {
-  /** The run's final text ('' when it stopped on a pending approval or ran out of turns). */
-  reply: string;
-  /** Every tool call of the turn and its envelope (the session's trace). */
-  calls: readonly TurnCall[];
-  /** Every plan the session prepared, in order: one per model call. */
-  steps: StepPlan[];
-  /** Approvals the framework paused on and nobody decided (approve option absent). */
-  pendingApprovals: { toolName: string; input: unknown }[];
-}
+/** What one user turn through the Agents SDK's loop did: the runner contract of `@patchbay/turn/testing`. */
+export type PatchbayTurnRun = FrameworkTurnRun;
 
-/** Options of {@link runPatchbayTurn}. */
-export interface RunPatchbayTurnOptions {
-  /** An AI SDK model (e.g. `createScriptedModel` from `@patchbay/turn/testing`), driven through {@link aiSdkModel}. */
-  model: LanguageModelV4;
-  /** The user's message. */
-  message: string;
-  /** Whose connectors. */
-  subject: string;
-  /** The gate every call goes through. */
-  orchestrator: SessionOrchestrator;
-  /** Installed connectors. */
-  connectors: TurnSessionOptions['connectors'];
-  /** Where the subject's connections are read from, fresh before every model call. */
-  statusSource: TurnSessionOptions['statusSource'];
-  /** The deployment's status-block settings. */
-  statusBlock?: TurnSessionOptions['statusBlock'];
-  /** Who the agent is: first section of the system prompt. */
-  identity?: string;
-  /** A complete static system prompt instead of the one built from `identity`. */
-  systemPrompt?: string;
-  /** Clock of the status captures (a scenario's time). */
-  now?: () => Date;
-  /** Earlier messages of the conversation, as text. */
-  history?: readonly { role: 'user' | 'assistant'; content: string }[];
-  /** The person: called at the framework's approval step; true approves, false rejects. Absent: the run stops pending. */
-  approve?: (request: { toolName: string; input: unknown }) => boolean | Promise<boolean>;
-  /** Most model calls of the turn (the run's `maxTurns`): default 8. */
-  maxSteps?: number;
-}
+/** Options of {@link runPatchbayTurn}: the runner contract of `@patchbay/turn/testing`. */
+export type RunPatchbayTurnOptions = FrameworkTurnOptions;
 
 /**
  * Runs one user turn through `@openai/agents`' own loop (`Runner.run`) with Patchbay wired in: the

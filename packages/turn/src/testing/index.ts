@@ -1,3 +1,4 @@
+export type { FrameworkTurnOptions, FrameworkTurnRun } from './framework-turn.js';
 export {
   createScriptedModel,
   type ScriptedModel,
