@@ -10,62 +10,42 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
-import { defineTool } from '@patchbay/connector';
-import { success } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
-import { createFixtureConnector } from '@patchbay/testing';
-import { measureInterleaved, ratioOf, spreadOf } from '@patchbay/testing/bench';
+import {
+  benchGetIssue,
+  benchReadTool,
+  benchReply,
+  benchTurnScript,
+  createBenchTracker,
+  measureInterleaved,
+  ratioOf,
+  spreadOf,
+} from '@patchbay/testing/bench';
 import { createTurnSession } from '@patchbay/turn';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import { z } from 'zod';
 import { createPatchbay } from '../src/index.js';
 
 const resultsFile = join(import.meta.dirname, '..', '..', '..', 'bench', 'results', 'ai-sdk.json');
 const subject = 'bench-user';
 const identity = 'You are a support assistant.';
 const userText = 'What is the status of issue WEB-12?';
-const reply = 'WEB-12 is open: the login page rejects valid passwords.';
+const reply = benchReply;
 const ratioTarget = 1.1;
 const options = { warmup: 200, rounds: 10, perRound: 200 };
 
-// The one function both paths run: what the connector's read tool does.
-const issues: Record<string, { title: string; status: string }> = {
-  'WEB-12': { title: 'Login page rejects valid passwords', status: 'open' },
-};
-async function getIssue(input: { key: string }) {
-  const issue = issues[input.key];
-  return { key: input.key, title: issue?.title ?? 'unknown', status: issue?.status ?? 'unknown' };
-}
-
-const toolName = 'tracker_get_issue';
-const description = 'Reads an issue of the tracker by its key.';
-const input = z.object({ key: z.string().describe('Issue key, e.g. WEB-12') });
-const tracker = createFixtureConnector({
-  id: 'tracker',
-  tools: [
-    defineTool({
-      name: toolName,
-      description,
-      input,
-      effect: 'read',
-      execute: async (args) => success(await getIssue(args)),
-    }),
-  ],
-});
+// The turn both paths run: one read tool of a tracker, the same function behind it, the same script.
+const { name: toolName, description, inputJsonSchema } = benchReadTool;
+const getIssue = benchGetIssue;
+const tracker = createBenchTracker();
 const connectors = [tracker];
 const statusSource = createInMemoryStatusSource();
 statusSource.connect(subject, 'tracker', { credentials: { token: 'tracker-bench-token-1' } });
 const orchestrator = createOrchestrator({ statusSource, connectors });
 await orchestrator.start();
 
-// The plain tool's JSON Schema: the one Patchbay offers the model for this tool (checked below).
-const inputJsonSchema = {
-  type: 'object' as const,
-  properties: { key: { type: 'string' as const, description: 'Issue key, e.g. WEB-12' } },
-  required: ['key'],
-};
+// The plain tool declares the JSON Schema Patchbay offers the model for this tool (checked here).
 const offered = (
   await createTurnSession({ subject, orchestrator, connectors, statusSource }).allTools()
 ).find((definition) => definition.name === toolName);
@@ -73,11 +53,7 @@ if (JSON.stringify(offered?.inputJsonSchema) !== JSON.stringify(inputJsonSchema)
   throw new Error(`the plain schema differs from Patchbay's: ${JSON.stringify(offered?.inputJsonSchema)}`);
 }
 
-/** Calls the tool on the first model call of a turn; replies text once the prompt holds a tool result. */
-const script = (call: { prompt: readonly { role: string }[] }) =>
-  call.prompt.some((message) => message.role === 'tool')
-    ? reply
-    : { toolCalls: [{ toolName, input: { key: 'WEB-12' } }] };
+const script = benchTurnScript;
 const patchbayModel = createScriptedModel(script);
 const plainModel = createScriptedModel(script);
 

@@ -88,3 +88,12 @@ export async function measureInterleaved(
   }
   return figures;
 }
+
+export {
+  type BenchIssue,
+  benchGetIssue,
+  benchReadTool,
+  benchReply,
+  benchTurnScript,
+  createBenchTracker,
+} from './bench-turn.js';
