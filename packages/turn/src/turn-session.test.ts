@@ -162,4 +162,28 @@ describe('createTurnSession', () => {
     ]);
     expect(tools.find((tool) => tool.name === 'tracker_delete_issue')?.needsApproval).toBe(true);
   });
+
+  it('goes on when the status source fails: the refresh tool only, the model told why, nothing run, no raw error', async () => {
+    const { orchestrator } = await setup();
+    let failing = true;
+    const statusSource = createInMemoryStatusSource();
+    statusSource.connect('ana', 'tracker', { credentials: { token: 'tracker-secret-1' } });
+    const load = statusSource.load.bind(statusSource);
+    statusSource.load = async (subject) => {
+      if (failing) throw new Error('connect ECONNREFUSED postgres://admin:hunter2@db/patchbay');
+      return load(subject);
+    };
+    const session = createTurnSession({ subject: 'ana', orchestrator, connectors, statusSource });
+    const plan = await session.prepareStep();
+    expect(plan.activeTools).toEqual(['refresh_connector_status']);
+    expect(plan.context).toContain('could not be read');
+    expect(JSON.stringify(plan)).not.toContain('hunter2');
+    const refused = await session.call('tracker_create_issue', { project: 'WEB', title: 'Broken' });
+    expect(refused.sent).toBe(false);
+    const refresh = await session.call('refresh_connector_status', {});
+    expect(refresh.envelope).toMatchObject({ ok: false, error_type: 'tool_unavailable', retryable: true });
+    failing = false;
+    expect((await session.prepareStep()).activeTools).toContain('tracker_create_issue');
+    expect(sent).toEqual([]);
+  });
 });

@@ -9,12 +9,14 @@ import {
   connectorStatusWire,
   refreshConnectorStatusTool,
   renderTurnContext,
+  toIsoSeconds,
   toLanguageModelTools,
 } from '@patchbay/protocol';
 import { type CallState, decideCall } from './call-decision.js';
 import { callIdentity } from './call-identity.js';
 import { mapModelToolNames } from './model-tool-names.js';
 import { askUserReply, buildRetryGuidance, type InteractiveFailure, questionsOf } from './retry-guidance.js';
+import { statusUnreadableNote } from './run-turn.js';
 import { modelOutputOf, parseArguments } from './step-calls.js';
 import { decideAfterStep } from './step-decision.js';
 import { createTurnMemory } from './turn-memory.js';
@@ -253,20 +255,33 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   const wire = () =>
     connectorStatusWire(snapshot!, { ...options.statusBlock, connectors, servers: agents!.servers });
 
-  async function capture(): Promise<void> {
-    snapshot = await captureStatus({
-      connectors,
-      source,
-      subject,
-      now: clock,
-      ...(options.verify ? { verify: options.verify } : {}),
-    });
-    agents = await viewAgents(orchestrator, snapshot, policy.disabledIds());
+  /**
+   * Captures status. When the status source fails, the step goes on with what can be known (seed
+   * 000), as `runTurn`'s does: no connector, and no MCP server or function either (the admin policy
+   * came from the same failed read), the refresh tool only, and `false` so the plan says why.
+   */
+  async function capture(): Promise<boolean> {
+    let readable = true;
+    try {
+      snapshot = await captureStatus({
+        connectors,
+        source,
+        subject,
+        now: clock,
+        ...(options.verify ? { verify: options.verify } : {}),
+      });
+      agents = await viewAgents(orchestrator, snapshot, policy.disabledIds());
+    } catch {
+      readable = false;
+      snapshot = { subject, capturedAt: toIsoSeconds(clock()), connectors: {}, unknownConnectorIds: [] };
+      agents = { tools: [], servers: [] };
+    }
     offer = offerTools(snapshot, connectors, agents, options.statusBlock?.setupUrls);
     // Only for a listener: the wire is built again for the plan, and nobody reads it otherwise.
     if (options.onEvent) {
       emit({ type: 'status', capturedAt: snapshot!.capturedAt, connectorStatus: wire(), tools: offer.names });
     }
+    return readable;
   }
 
   /** The step decision over the previous step's calls: retry with guidance, hand to the user, or go on. */
@@ -419,17 +434,18 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       stepUngrounded = undefined;
       stepSucceeded = [];
       memory.startStep();
-      await capture();
+      const readable = await capture();
       const definitions = offer!.tools.map(toSessionTool);
       plan = {
         index: step,
         capturedAt: snapshot!.capturedAt,
-        context: renderTurnContext(snapshot!, {
-          ...options.statusBlock,
-          connectors,
-          servers: agents!.servers,
-          catalogInSystemPrompt: options.catalog === true,
-        }),
+        context:
+          renderTurnContext(snapshot!, {
+            ...options.statusBlock,
+            connectors,
+            servers: agents!.servers,
+            catalogInSystemPrompt: options.catalog === true,
+          }) + (readable ? '' : `\n${statusUnreadableNote}`),
         connectorStatus: wire(),
         activeTools: askUser ? [] : offer!.tools.map((tool) => tool.name),
         tools: askUser ? [] : definitions,
@@ -471,7 +487,18 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         });
       }
       if (action.kind === 'refresh_status') {
-        await capture();
+        const before = { snapshot, agents, offer };
+        if (!(await capture())) {
+          // What was read earlier this step stays: a failed refresh is no reason to know less.
+          ({ snapshot, agents, offer } = before);
+          return record(toolName, toolCallId, input, {
+            envelope: failure('tool_unavailable', {
+              userMessage: 'Connector status could not be read just now. Try again shortly.',
+              retryable: true,
+            }),
+            sent: true,
+          });
+        }
         return record(toolName, toolCallId, input, {
           envelope: success({ captured_at: snapshot!.capturedAt, connector_status: wire() }),
           sent: true,
