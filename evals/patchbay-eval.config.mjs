@@ -77,6 +77,13 @@ export default defineEvalConfig({
     'ai-sdk': frameworkRunner(aiSdkTurn),
     'openai-agents': frameworkRunner(openAiAgentsTurn),
     langchain: frameworkRunner(langchainTurn),
+    // A SACP chain of @patchbay/sacp (runners/sacp-chain-runner.mjs), loaded by the first turn that
+    // runs through it: the config itself stays loadable without the chain package. Its agent answers
+    // in SACP, so it is not the same agent run another way: only scenarios that name it use it.
+    'sacp-chain': {
+      inAll: false,
+      run: async (options) => (await import('./runners/sacp-chain-runner.mjs')).sacpChainRunner(options),
+    },
   },
   data: {
     bfcl: (file) =>

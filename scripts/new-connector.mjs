@@ -4,8 +4,10 @@
 // connector anatomy (contributing/add-a-connector.md), builds and passes its tests and the
 // conformance suite as generated; the TODO(connector author) markers show what to fill in.
 // `--standalone` makes a package for its own repository: no `../../` configs, no workspace ranges.
+// In a workspace it also writes the package's changeset (every public package needs one to be
+// released, and tests/src/package-shape.test.ts fails without it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -13,7 +15,9 @@ const usage = `usage: pnpm new:connector <id> [--name "Display Name"] [--dir <di
 
 Creates <directory>/<id> (default: connectors/<id>), the package @patchbay/connector-<id>, from
 templates/connector: client with a mapError hook, two example tools with their tests, fixtures,
-the conformance suite, and the connectorFactory declaration the CLI discovers it by.
+the conformance suite, and the connectorFactory declaration the CLI discovers it by. In the
+workspace it also writes .changeset/connector-<id>.md (the nearest .changeset directory at or
+above <directory>) for its first release.
 
   <id>          lowercase letters and digits; prefixes every tool name (<id>_get_item)
   --name        the service's display name (default: the id, capitalised)
@@ -80,6 +84,12 @@ const fill = (text) =>
     .replaceAll('__ID__', id)
     .replaceAll('__id__', id);
 
+const changeset = values.standalone ? undefined : changesetFile();
+if (changeset && existsSync(changeset)) {
+  console.error(`new:connector: ${relative(process.cwd(), changeset)} already exists`);
+  process.exit(1);
+}
+
 const template = join(root, 'templates/connector');
 const created = [];
 const copy = (from) => {
@@ -97,8 +107,10 @@ const copy = (from) => {
 };
 copy(template);
 if (values.standalone) makeStandalone();
+if (changeset) writeChangeset(changeset);
 console.log(`created ${relative(process.cwd(), target)} (${packageName}):`);
 for (const file of created.sort()) console.log(`  ${file}`);
+if (changeset) console.log(`and its changeset ${relative(process.cwd(), changeset)}`);
 console.log(
   values.standalone
     ? `next: cd ${relative(process.cwd(), target) || '.'}, pnpm install (or npm install), fill in the TODO(connector author) markers, then pnpm test`
@@ -144,6 +156,33 @@ function makeStandalone() {
       'export default defineConfig({',
       "  test: { include: ['src/**/*.test.ts'] },",
       '});',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * Where the new package's changeset goes: `connector-<id>.md` (the name contributing/add-a-connector.md
+ * gives) in the nearest `.changeset` directory at or above the parent directory, which is the
+ * workspace's own for `connectors/`. Undefined when there is none (nothing to release with).
+ */
+function changesetFile() {
+  for (let directory = resolve(values.dir); ; directory = dirname(directory)) {
+    if (existsSync(join(directory, '.changeset'))) return join(directory, '.changeset', `connector-${id}.md`);
+    if (dirname(directory) === directory) return undefined;
+  }
+}
+
+/** Writes the first-release changeset: a minor release, as every connector's first one. */
+function writeChangeset(file) {
+  writeFileSync(
+    file,
+    [
+      '---',
+      `"${packageName}": minor`,
+      '---',
+      '',
+      `New ${displayName} connector: \`create${pascal}(settings)\` and the default \`${id}\` instance. TODO(connector author): say what it connects to, its tools and their scopes.`,
       '',
     ].join('\n'),
   );

@@ -15,10 +15,13 @@ import {
 import {
   badCredentials,
   githubHeaders,
+  serverError as githubServerError,
   issue,
   notFound,
+  pullRequests,
 } from '../../connectors/github/src/fixtures/github-responses.ts';
 import {
+  createdIssue as jiraCreatedIssue,
   jiraFailures,
   issue as jiraIssue,
   jsonHeaders,
@@ -33,6 +36,7 @@ import {
   conversationsHistory,
   deletedMessage,
   postedMessage,
+  slackFailures,
   slackHeaders,
   slackRateLimited,
 } from '../../connectors/slack/src/fixtures/slack-responses.ts';
@@ -48,11 +52,19 @@ const responses = {
   /** 401 Bad credentials: the token was revoked. */
   'github.bad_credentials': () => badCredentials,
   'github.not_found': () => notFound,
+  /** `GET /repos/{owner}/{repo}/pulls`: one open pull request, #1348 "Fix the bug". */
+  'github.pull_requests': () => ({ status: 200, headers: githubHeaders(), body: pullRequests }),
+  /** `POST /repos/{owner}/{repo}/issues` (201): the new issue. */
+  'github.created_issue': () => ({ status: 201, headers: githubHeaders(), body: issue }),
+  /** 502 `{ message: "Server Error" }`, as GitHub's edge answers when the API is down. */
+  'github.server_error': () => githubServerError,
   'slack.conversations_history': () => ({ status: 200, headers: slackHeaders(), body: conversationsHistory }),
   'slack.posted_message': () => ({ status: 200, headers: slackHeaders(), body: postedMessage }),
   'slack.deleted_message': () => ({ status: 200, headers: slackHeaders(), body: deletedMessage }),
   /** HTTP 429 with `Retry-After` (seconds, default 30). */
   'slack.rate_limited': ({ retry_after_s } = {}) => slackRateLimited(retry_after_s),
+  /** HTTP 200 with `{ ok: false, error: "internal_error" }`: Slack's own failure, in its envelope. */
+  'slack.internal_error': () => slackFailures.server_error,
   /** `GET /channels/{id}/messages`: two messages in #general. */
   'discord.messages': () => ({
     status: 200,
@@ -72,6 +84,8 @@ const responses = {
   /** `GET /rest/api/3/issue/PROJ-7`: "Login page times out". */
   'jira.issue': () => ({ status: 200, headers: jsonHeaders, body: jiraIssue }),
   'jira.unauthorized': () => jiraFailures.unauthorized,
+  /** `POST /rest/api/3/issue` (201): PROJ-24. */
+  'jira.created_issue': () => ({ status: 201, headers: jsonHeaders, body: jiraCreatedIssue }),
   /** Linear GraphQL `issue(id:)`: ENG-123 "Login page times out". */
   'linear.issue': () => ({ status: 200, headers: graphqlHeaders, body: issueDetail }),
   /** `GET /v1/pages/{id}`: the page "Launch plan". */

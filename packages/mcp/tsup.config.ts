@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/gateway.ts', 'src/client.ts', 'src/internal.ts'],
   format: ['esm'],
   target: 'node22',
   dts: true,

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { isV1Connector, parseCommandLine, runCli } from '../../packages/cli/src/index.ts';
+import { isV1Connector } from '../../packages/cli/src/discover-connectors.ts';
+import { runCli } from '../../packages/cli/src/index.ts';
+import { parseCommandLine } from '../../packages/cli/src/parse-command-line.ts';
 import { root } from './workspace.js';
 
 // Every `patchbay …` example a person can read (each command's --help, the code blocks of every

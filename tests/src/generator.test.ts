@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { anatomyProblems } from './connector-anatomy.js';
@@ -20,8 +20,15 @@ vi.setConfig({ testTimeout: generatorTimeoutMs });
 const id = `zzgen${process.pid}`;
 const parent = join(root, '.generated');
 const target = join(parent, id);
+// The generator writes the changeset into the nearest .changeset directory at or above its --dir:
+// this one, so the repository's own .changeset never holds a package that does not exist.
+const changesetDirectory = join(parent, '.changeset');
+const changeset = join(changesetDirectory, `connector-${id}.md`);
 
-afterAll(() => rmSync(target, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(target, { recursive: true, force: true });
+  rmSync(changeset, { force: true });
+});
 
 const run = (command: string, args: string[], cwd: string) =>
   spawnSync(command, args, {
@@ -50,7 +57,7 @@ describe('pnpm new:connector', () => {
   });
 
   it('generates a package that type-checks and passes its tests and the conformance suite untouched', () => {
-    mkdirSync(parent, { recursive: true });
+    mkdirSync(changesetDirectory, { recursive: true });
     const generated = run(
       process.execPath,
       ['scripts/new-connector.mjs', id, '--name', 'Zz Gen', '--dir', parent],
@@ -67,13 +74,34 @@ describe('pnpm new:connector', () => {
     expect(anatomyProblems(target, id)).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
     expect(manifest.name).toBe(`@patchbay/connector-${id}`);
+    // The workspace's release rule (tests/src/package-shape.test.ts): a changeset names the package,
+    // here a first, minor release; and none went to the repository's own .changeset.
+    const changesets = readdirSync(changesetDirectory)
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => readFileSync(join(changesetDirectory, file), 'utf8'));
+    expect(changesets.some((text) => text.includes(`"${manifest.name}"`))).toBe(true);
+    expect(readFileSync(changeset, 'utf8')).toMatch(
+      new RegExp(`^---\\n"@patchbay/connector-${id}": minor\\n---\\n\\nNew Zz Gen connector: `),
+    );
+    expect(existsSync(join(root, '.changeset', `connector-${id}.md`))).toBe(false);
+    expect(generated.stdout).toContain(`connector-${id}.md`);
     expect(readFileSync(join(target, 'src/index.ts'), 'utf8')).toMatch(
       new RegExp(`\\bcreate${id.charAt(0).toUpperCase()}${id.slice(1)}\\b`),
     );
 
     mkdirSync(join(target, 'node_modules/@patchbay'), { recursive: true });
-    for (const name of ['connector', 'envelope', 'testing']) {
-      symlinkSync(join(root, 'packages', name), join(target, 'node_modules/@patchbay', name));
+    // Every workspace package the generated one names, linked as an install would.
+    const workspaceDependencies = [
+      ...new Set(
+        ['dependencies', 'peerDependencies', 'devDependencies'].flatMap((field) =>
+          Object.keys(manifest[field] ?? {}).filter((name) => name.startsWith('@patchbay/')),
+        ),
+      ),
+    ];
+    expect(workspaceDependencies).toContain('@patchbay/connector');
+    for (const name of workspaceDependencies) {
+      const folder = name.replace('@patchbay/', '');
+      symlinkSync(join(root, 'packages', folder), join(target, 'node_modules/@patchbay', folder));
     }
 
     const typecheck = run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], target);

@@ -84,10 +84,11 @@ describe('every package declares what its shipped code imports', () => {
 const byName = new Map(publicPackages.map((pkg) => [pkg.manifest.name as string, pkg]));
 
 describe('a user pays only for what they use', () => {
-  it('@patchbay/store needs only the contracts at run time', () => {
+  it('@patchbay/store needs only the contracts and their helpers at run time', () => {
     expect([...declared(byName.get('@patchbay/store')!, 'dependencies')].sort()).toEqual([
       '@patchbay/connector',
       '@patchbay/envelope',
+      '@patchbay/helpers',
     ]);
   });
 

@@ -24,7 +24,7 @@ import { npmNetworkEnv, root } from './workspace.js';
  */
 const timeoutMs = 600_000;
 
-const core = ['envelope', 'connector', 'testing'];
+const core = ['envelope', 'connector', 'helpers', 'testing'];
 
 describe('a connector outside the monorepo', { timeout: timeoutMs }, () => {
   const temp = mkdtempSync(join(tmpdir(), 'patchbay-standalone-'));

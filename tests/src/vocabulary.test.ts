@@ -3,8 +3,12 @@
 // the user renderer, the error codes), and this file holds what it cannot see: the system prompt's
 // explanation, the envelope README's table, docs/architecture.md's list and the eval scenario format.
 // A new type once touched ~11 files, six of them caught by neither compiler nor test (issue 35).
+// `connectorStatuses` in `@patchbay/connector` is the list of connector statuses; the types that
+// re-listed them (the status block's wire shape) derive from it, and this file holds the prose: the
+// system prompt's explanation, the contract README and docs/architecture.md's wire shape.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectorStatuses } from '@patchbay/connector';
 import { errorDefaults, errorTypeOfCode, errorTypes } from '@patchbay/envelope';
 import { buildSystemPrompt, protocolBlocks } from '@patchbay/protocol';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +45,29 @@ function architectureList(document: string): string[] {
   const sentence = /`error_type` is one of ([^.]*?)\s\(/s.exec(document)?.[1] ?? '';
   return [...sentence.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '');
 }
+
+/** The statuses a text explains as the prompt writes them: a list item that opens with the quoted name. */
+function explainedStatusesIn(text: string): string[] {
+  return connectorStatuses.filter((status) => text.includes(`- "${status}": `));
+}
+
+/** The backticked names of a list that opens with `opening` and ends at the first `closing` after it. */
+function listAfter(text: string, opening: string, closing: string): string[] {
+  const start = text.indexOf(opening);
+  if (start < 0) return [];
+  const rest = text.slice(start + opening.length);
+  const list = rest.slice(0, rest.indexOf(closing));
+  return [...list.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '');
+}
+
+/** docs/architecture.md's wire shape: "**Connector status** (…): `status` is one of … (MCP servers only)". */
+const architectureStatuses = (document: string) =>
+  listAfter(document, '**Connector status** (one entry per connector id in the block): ', '(MCP').filter(
+    (name) => name !== 'status',
+  );
+
+/** The contract README's "connector status vocabulary (…)" list. */
+const contractReadmeStatuses = (readme: string) => listAfter(readme, 'status vocabulary (', ')');
 
 describe('the error-type vocabulary: one list, every other place checked against it', () => {
   it('reads the list (the checks below would pass on an empty one)', () => {
@@ -93,6 +120,44 @@ describe('the error-type vocabulary: one list, every other place checked against
     expect(architectureList('`error_type` is one of `timeout`, `cancelled` (the list).')).toEqual([
       'timeout',
       'cancelled',
+    ]);
+  });
+});
+
+describe('the connector-status vocabulary: one list, every other place checked against it', () => {
+  it('reads the list (the checks below would pass on an empty one)', () => {
+    expect(connectorStatuses.length).toBeGreaterThan(4);
+    expect(connectorStatuses).toContain('connected');
+    expect(connectorStatuses).toContain('unavailable');
+  });
+
+  it("the system prompt's connector_protocol block tells the model what each status means", () => {
+    const block = protocolBlocks.connector_protocol;
+    expect(connectorStatuses.filter((status) => !explainedStatusesIn(block).includes(status))).toEqual([]);
+    expect(buildSystemPrompt({ identity: 'You help.' })).toContain(block);
+  });
+
+  it("docs/architecture.md's wire shape names every status, in order", () => {
+    const document = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    expect(architectureStatuses(document)).toEqual([...connectorStatuses]);
+  });
+
+  it('the contract README names every status where it lists the vocabulary, in order', () => {
+    const readme = readFileSync(join(root, 'packages', 'connector', 'README.md'), 'utf8');
+    expect(contractReadmeStatuses(readme)).toEqual([...connectorStatuses]);
+  });
+
+  it('finds a status a place leaves out (the checks themselves work)', () => {
+    const withoutUnavailable = protocolBlocks.connector_protocol.replaceAll('- "unavailable": ', '- ');
+    expect(explainedStatusesIn(withoutUnavailable)).not.toContain('unavailable');
+    expect(
+      architectureStatuses(
+        '**Connector status** (one entry per connector id in the block): `status` is one of `connected`, or `unavailable` (MCP servers only). `y`',
+      ),
+    ).toEqual(['connected', 'unavailable']);
+    expect(contractReadmeStatuses('the status vocabulary (`connected`, `rate_limited`) and `x`')).toEqual([
+      'connected',
+      'rate_limited',
     ]);
   });
 });

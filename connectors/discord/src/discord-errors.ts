@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 import type { DiscordPermission } from './discord-scopes.js';
 
 /** Discord's documented error body: `{ code, message, errors? }`; a 429 adds `retry_after` and `global`. */

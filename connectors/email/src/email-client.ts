@@ -1,4 +1,5 @@
-import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import type { ConnectorSettings } from '@patchbay/connector';
+import { createHttpClient, type HttpClient } from '@patchbay/helpers';
 import { mapEmailError } from './email-errors.js';
 
 /** Where the Resend API lives unless `baseUrl` says otherwise. */

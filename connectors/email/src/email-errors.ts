@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { type ErrorEnvelope, failure, HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 
 /** Resend's error body: `{ statusCode, name, message }`. */
 export interface ResendErrorBody {

@@ -1,4 +1,5 @@
-import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import type { ConnectorSettings } from '@patchbay/connector';
+import { createHttpClient, type HttpClient } from '@patchbay/helpers';
 import { mapGithubError } from './github-errors.js';
 
 /** Where the GitHub REST API lives unless `baseUrl` says otherwise (GitHub Enterprise: `https://HOST/api/v3`). */

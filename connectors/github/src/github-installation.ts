@@ -1,5 +1,6 @@
-import { type Credentials, type HttpClient, type VerifyResult, verifyFailure } from '@patchbay/connector';
+import { type Credentials, type VerifyResult, verifyFailure } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpClient } from '@patchbay/helpers';
 
 /**
  * Whether a failed `GET /user` is GitHub refusing an installation token rather than a bad token.

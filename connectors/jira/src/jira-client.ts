@@ -1,11 +1,6 @@
-import {
-  type ConnectorSettings,
-  type Credentials,
-  createHttpClient,
-  type HttpRequest,
-  type HttpResult,
-} from '@patchbay/connector';
+import type { ConnectorSettings, Credentials } from '@patchbay/connector';
 import { PatchbayError } from '@patchbay/envelope';
+import { createHttpClient, type HttpRequest, type HttpResult } from '@patchbay/helpers';
 import { mapJiraError, refusedLogin } from './jira-errors.js';
 import { jiraBrowseUrl, jiraSiteUrl, missingSite } from './jira-site.js';
 

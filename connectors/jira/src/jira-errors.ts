@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 
 /** What Jira Cloud sends in a failure body: `{ errorMessages: [], errors: { field: message } }`. */
 export interface JiraErrorBody {

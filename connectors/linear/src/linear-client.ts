@@ -1,5 +1,6 @@
-import { type ConnectorSettings, type Credentials, createHttpClient } from '@patchbay/connector';
+import type { ConnectorSettings, Credentials } from '@patchbay/connector';
 import { HttpError, PatchbayError } from '@patchbay/envelope';
+import { createHttpClient } from '@patchbay/helpers';
 import { type GraphqlBody, graphqlError, mapLinearError } from './linear-errors.js';
 
 /** Where the Linear API lives unless `baseUrl` says otherwise; the GraphQL endpoint is `<baseUrl>/graphql`. */

@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 
 /** One entry of a GraphQL `errors` array as Linear sends it. */
 export interface LinearGraphqlError {

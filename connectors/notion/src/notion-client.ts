@@ -1,4 +1,5 @@
-import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import type { ConnectorSettings } from '@patchbay/connector';
+import { createHttpClient, type HttpClient } from '@patchbay/helpers';
 import { mapNotionError } from './notion-errors.js';
 import type { NotionCapability } from './notion-scopes.js';
 

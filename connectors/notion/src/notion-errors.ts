@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 
 /** Notion's documented error body: `{ object: 'error', status, code, message, request_id }`. */
 export interface NotionErrorBody {

@@ -1,5 +1,6 @@
-import { type ConnectorSettings, type Credentials, createHttpClient } from '@patchbay/connector';
+import type { ConnectorSettings, Credentials } from '@patchbay/connector';
 import type { ErrorEnvelope } from '@patchbay/envelope';
+import { createHttpClient } from '@patchbay/helpers';
 import { type SlackErrorBody, slackErrorEnvelope } from './slack-errors.js';
 
 /** Where the Slack Web API lives unless `baseUrl` says otherwise (a proxy, a test server). */

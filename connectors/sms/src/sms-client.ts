@@ -1,9 +1,5 @@
-import {
-  type ConnectorSettings,
-  type Credentials,
-  createHttpClient,
-  type HttpClient,
-} from '@patchbay/connector';
+import type { ConnectorSettings, Credentials } from '@patchbay/connector';
+import { createHttpClient, type HttpClient } from '@patchbay/helpers';
 import { mapSmsError } from './sms-errors.js';
 
 /** Where the Twilio REST API lives unless `baseUrl` says otherwise (a regional edge, a proxy). */

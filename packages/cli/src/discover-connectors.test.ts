@@ -200,6 +200,34 @@ describe('discoverConnectors', () => {
     ).rejects.toMatchObject({ code: 'connector_module_missing' });
   });
 
+  it('uses the default instance a module already built instead of building another one', async () => {
+    const root = workspace();
+    // The factory counts its calls: the module's own default instance is one; discovery adds none
+    // when no settings apply, and exactly one when the config has settings for the id.
+    const counting = (id: string) =>
+      connectorModule(id).replace(
+        'return {',
+        'globalThis.clientCalls = (globalThis.clientCalls ?? 0) + 1;\n  return {',
+      );
+    installPackage(root, '@patchbay/connector-gamma', counting('gamma'));
+    const discovery = await discoverConnectors({ config: config(root), searchFrom: [root] });
+    expect(discovery.connectors.map((item) => item.connector.setupUrl)).toEqual(['default']);
+    expect(globalThis.clientCalls).toBe(1);
+
+    globalThis.clientCalls = undefined;
+    installPackage(root, '@patchbay/connector-delta', counting('delta'));
+    const configured = await discoverConnectors({
+      config: config(root, { settings: { delta: { baseUrl: 'https://delta.example' } } }),
+      searchFrom: [root],
+    });
+    expect(configured.connectors.map((item) => item.connector.setupUrl)).toEqual([
+      'https://delta.example',
+      'default',
+    ]);
+    // delta's module: its default instance and the configured one; gamma's module was loaded before.
+    expect(globalThis.clientCalls).toBe(2);
+  });
+
   it('takes only the naming conventions as unlisted connector packages', () => {
     for (const name of [
       '@patchbay/connector-github',

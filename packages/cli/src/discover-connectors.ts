@@ -166,10 +166,22 @@ export function withSettingsOrigin(
 }
 
 /**
+ * The module's default instance (`export const acme = createAcme()`), when it exports exactly one
+ * `v1` connector: what its factory returns without settings, already built when the module loaded.
+ * Reading it runs no code; building a second one costs every connector's start-up again (its tools
+ * and schemas), which `patchbay mcp` and `patchbay connectors` pay before their first answer.
+ */
+function defaultInstance(moduleExports: Record<string, unknown>): Connector | undefined {
+  const instances = Object.values(moduleExports).filter(isV1Connector);
+  return instances.length === 1 ? instances[0] : undefined;
+}
+
+/**
  * The connector a module declares through its `connectorFactory` export, or `undefined` with a
- * warning. Settings come from the config entry when it has some; otherwise the factory is called
- * without settings to learn the connector's id, and again with that id's settings when the config
- * has them, so the configured instance replaces the default one.
+ * warning. Settings come from the config entry when it has some; otherwise the module's default
+ * instance (or, without one, the factory called without settings) tells the connector's id, and the
+ * factory is called with that id's settings when the config has them, so the configured instance
+ * replaces the default one.
  */
 function declaredConnector(
   moduleExports: Record<string, unknown>,
@@ -187,7 +199,7 @@ function declaredConnector(
   }
   const call = factory as (settings?: Record<string, unknown>) => unknown;
   if (entrySettings !== undefined) return create(call, entrySettings, origin, warnings);
-  const unconfigured = create(call, undefined, origin, warnings);
+  const unconfigured = defaultInstance(moduleExports) ?? create(call, undefined, origin, warnings);
   const settings = unconfigured && settingsById[unconfigured.id];
   return settings === undefined ? unconfigured : create(call, settings, origin, warnings);
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { McpAgent } from '@patchbay/mcp';
+import type { McpAgent } from '@patchbay/mcp/client';
 import type { Agent, Orchestrator } from '@patchbay/orchestrator';
 import type { CliRuntime } from './runtime.js';
 
@@ -25,7 +25,7 @@ export async function loadMcpAgents(
   path: string,
   options: { longRunning?: boolean } = {},
 ): Promise<McpAgent[]> {
-  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp');
+  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp/client');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
   // Remote servers that sign in with OAuth use the subject's tokens from `patchbay connect <server>`.
   const oauth = { store: runtime.store(), subject: runtime.settings.subject };
@@ -108,7 +108,7 @@ export async function withOrchestrator<T>(
       for (const agent of agents) orchestrator.register(agent);
     } else if (agents.length > 0) {
       // A one-shot call starts only the servers that may serve the tool, not every configured one.
-      const { startToolOwner } = await import('@patchbay/mcp');
+      const { startToolOwner } = await import('@patchbay/mcp/internal');
       const { owner, owners } = await startToolOwner(agents, tool);
       if (owners.length > 1) session.sharedBy = owners.map((agent) => agent.id);
       // No owner: register them all, so the answer is the gate's usual one (a server that is down,

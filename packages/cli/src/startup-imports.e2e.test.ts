@@ -31,6 +31,15 @@ const heavy = {
   tokenizer: /\/gpt-tokenizer\//,
   console: /\/(?:@patchbay\/console|packages\/console)\//,
   memory: /\/(?:@patchbay\/memory|packages\/memory)\//,
+  // The MCP client side: the SDK's client and its transports (a process spawner, fetch with SSE, OAuth).
+  mcpSdkClient: /\/@modelcontextprotocol\/sdk\/dist\/esm\/client\//,
+  processSpawner: /\/cross-spawn\//,
+  oauth: /\/(?:pkce-challenge|@modelcontextprotocol\/sdk\/dist\/esm\/(?:client|shared)\/auth(?:-utils)?\.js)/,
+  // The gateway over HTTP: the SDK's HTTP server transport, its HTTP adapter and Node's HTTP stack.
+  mcpSdkHttpServer: /\/@modelcontextprotocol\/sdk\/dist\/esm\/server\/(?:webStandardS|s)treamableHttp\.js$/,
+  httpAdapter: /\/@hono\/node-server\//,
+  nodeHttp: /^node:https?$/,
+  openTelemetry: /\/@opentelemetry\/api\//,
 };
 
 function matching(modules: string[], patterns: (keyof typeof heavy)[]): Record<string, string[]> {
@@ -134,17 +143,27 @@ describe('start-up loads only what the command needs', () => {
     });
   });
 
-  it('patchbay mcp on SQLite answers tools/list without the Postgres driver, tokenizer, console or memory', async () => {
+  it('patchbay mcp over stdio on SQLite answers tools/list without the Postgres driver, the MCP client, OAuth, HTTP, OpenTelemetry, tokenizer, console or memory', async () => {
     const home = await demo.connectedHome();
     const { modules, tools } = await modulesOfMcp(home);
     expect(tools).toContain('demo_list_items');
     expect(modules.some((url) => heavy.mcpSdk.test(url))).toBe(true);
-    expect(matching(modules, ['postgresDriver', 'tokenizer', 'console', 'memory'])).toEqual({
-      postgresDriver: [],
-      tokenizer: [],
-      console: [],
-      memory: [],
-    });
+    const notNeeded = [
+      'postgresDriver',
+      'tokenizer',
+      'console',
+      'memory',
+      'mcpSdkClient',
+      'processSpawner',
+      'oauth',
+      'mcpSdkHttpServer',
+      'httpAdapter',
+      'nodeHttp',
+      'openTelemetry',
+    ] as const;
+    expect(matching(modules, [...notNeeded])).toEqual(
+      Object.fromEntries(notNeeded.map((name) => [name, []])),
+    );
   });
 
   it('patchbay --version and --help load no connector, gate or MCP SDK', async () => {

@@ -64,3 +64,26 @@ export interface ConnectorManifest {
     inputJsonSchema: Record<string, unknown>;
   }[];
 }
+
+/** Settings every connector factory accepts (after vercel/ai's provider settings). */
+export interface ConnectorSettings {
+  /** API base URL: GitHub Enterprise, a Jira site, a proxy. */
+  baseUrl?: string;
+  /** Custom fetch (tests, proxies, tracing). Resolved at call time, so msw and late patches apply. */
+  fetch?: typeof globalThis.fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * Accept a plain `http://` base URL on a host that is not loopback. Off by default: credentials
+   * would travel in clear text. Loopback hosts (127.0.0.0/8, `::1`, `localhost`) never need it.
+   */
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * What a connector package declares as `connectorFactory`: its factory, called with the user's
+ * settings. The CLI finds a connector through this export and calls nothing else.
+ */
+export type ConnectorFactory<Settings extends ConnectorSettings = ConnectorSettings> = (
+  settings?: Settings,
+) => Connector;

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Connector, ConnectorDefinition, ConnectorManifest } from './connector.js';
 import { authSchema, type Scope } from './credentials.js';
 import { isTool } from './define-tool.js';
-import { verifyFailure } from './http.js';
 import type { AnyTool, ScopeImplication } from './tool.js';
 import { formatDefinitionIssues } from './validation.js';
+import { verifyFailure } from './verify-failure.js';
 
 /** True for `scheme://host[:port]` with nothing after it, as `URL.origin` writes it. */
 function isOrigin(value: string): boolean {

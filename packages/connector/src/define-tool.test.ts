@@ -2,7 +2,6 @@ import { success } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { toolDescriptionForModel } from './tool.js';
 
 const base = {
   name: 'demo_echo',
@@ -54,17 +53,10 @@ describe('defineTool', () => {
 });
 
 describe('tool examples and category (seed 003)', () => {
-  it('keeps them and shows them to the model after the description', () => {
+  it('keeps them on the tool (@patchbay/helpers shows them to the model)', () => {
     const tool = defineTool({ ...base, examples: ['Find T-1', 'What is T-2 about?'], category: 'tickets' });
     expect(tool.examples).toEqual(['Find T-1', 'What is T-2 about?']);
     expect(tool.category).toBe('tickets');
-    expect(toolDescriptionForModel(tool)).toBe(
-      `${base.description}\nCategory: tickets\nExamples:\n- Find T-1\n- What is T-2 about?`,
-    );
-  });
-
-  it('leaves a description without them unchanged', () => {
-    expect(toolDescriptionForModel(defineTool(base))).toBe(base.description);
   });
 
   it('refuses an empty example and more than ten', () => {

@@ -80,37 +80,6 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown>
 /** Scope → the scopes a grant of it includes (transitively closed). */
 export type ScopeImplication = Readonly<Record<string, readonly string[]>>;
 
-/**
- * The granted scopes with every scope they imply added: what a connection can actually do.
- * Sorted, no duplicates; without an implication it is the granted list itself.
- */
-export function expandScopes(granted: readonly string[], implied: ScopeImplication | undefined): string[] {
-  const result = new Set(granted);
-  if (implied) for (const scope of granted) for (const child of implied[scope] ?? []) result.add(child);
-  return implied ? [...result].sort() : [...granted];
-}
-
 /** A tool of any input/output type, as collections hold them. */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous collection of tools needs an erased input type
 export type AnyTool = Tool<any, any>;
-
-/** The parts of a tool's description a model reads. */
-export interface DescribedTool {
-  description: string;
-  examples?: readonly string[] | undefined;
-  category?: string | undefined;
-}
-
-/**
- * A tool's description as a model or an MCP host reads it: the description, then its category and
- * examples when the tool has them (seed 003's structured description, flattened into the one text
- * field every model API and MCP carry). Without either, the description unchanged.
- */
-export function toolDescriptionForModel(tool: DescribedTool): string {
-  const lines = [tool.description];
-  if (tool.category) lines.push(`Category: ${tool.category}`);
-  if (tool.examples && tool.examples.length > 0) {
-    lines.push('Examples:', ...tool.examples.map((example) => `- ${example}`));
-  }
-  return lines.join('\n');
-}

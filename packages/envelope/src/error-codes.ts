@@ -55,9 +55,9 @@ const codeErrorTypes = {
   http_error: 'upstream_error',
   /** A connector, tool or function-tool definition breaks the contract — `@patchbay/connector`, the orchestrator. */
   invalid_definition: 'internal_error',
-  /** A connector's settings are unusable, e.g. a `baseUrl` that is not http(s) — `@patchbay/connector`, connectors. */
+  /** A connector's settings are unusable, e.g. a `baseUrl` that is not http(s) — `@patchbay/helpers` (the HTTP client), connectors. */
   invalid_settings: 'internal_error',
-  /** A connector's `baseUrl` is plain `http://` to a host that is not loopback, without `allowInsecureHttp` — `@patchbay/connector`. */
+  /** A connector's `baseUrl` is plain `http://` to a host that is not loopback, without `allowInsecureHttp` — `@patchbay/helpers` (the HTTP client). */
   insecure_base_url: 'internal_error',
   /** `patchbay.config.json` is not valid JSON or fails its schema — the CLI. */
   invalid_config: 'internal_error',
@@ -67,6 +67,10 @@ const codeErrorTypes = {
   invalid_mcp_config: 'internal_error',
   /** `createMcpGateway` got contradictory or empty options — the MCP gateway. */
   invalid_gateway_options: 'internal_error',
+  /** An eval config failed to load or validate; the message lists every problem — `@patchbay/eval`. */
+  eval_config_invalid: 'internal_error',
+  /** A scenario file does not validate; the message lists every problem — `@patchbay/eval`. */
+  scenario_file_invalid: 'internal_error',
   /** A bad command line — the CLI (exit code 2). */
   invalid_usage: 'internal_error',
   /** No connector with that id is installed or configured — the CLI. */

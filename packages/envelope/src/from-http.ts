@@ -67,6 +67,15 @@ function withDetail(base: string, detail: string | undefined): string {
   return detail ? `${base} The service said: ${detail}` : base;
 }
 
+/**
+ * Whether an HTTP answer is a rate limit: a 429, or a 403 that says so (`X-RateLimit-Remaining: 0`,
+ * a `Retry-After`, or a body naming the rate limit), as many services send it. The one rule the
+ * envelope mapping and a connector's credential check share.
+ */
+export function isRateLimitedResponse(response: HttpResponseLike): boolean {
+  return response.status === 429 || (response.status === 403 && isRateLimitSignal(response));
+}
+
 function isRateLimitSignal(response: HttpResponseLike): boolean {
   const body = response.body as Record<string, unknown> | null | undefined;
   return (
@@ -120,8 +129,7 @@ export function fromHttp(
   const detail = serviceMessage(response.body, context.redact);
   const common = { connector: context.connector, meta: { status_code: status } };
   if (status === 401) return failure('invalid_credentials', { ...common, setupUrl: context.setupUrl });
-  if (status === 429 || (status === 403 && isRateLimitSignal(response)))
-    return rateLimited(response, context, now);
+  if (isRateLimitedResponse(response)) return rateLimited(response, context, now);
   if (status === 403) return permissionDenied(response, context, explicitScopes, detail);
   if (status === 404 || status === 410) {
     return failure('not_found', { ...common, userMessage: withDetail('The item was not found.', detail) });

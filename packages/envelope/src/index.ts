@@ -50,6 +50,7 @@ export {
   interactiveErrorTypes,
   userActionErrorTypes,
 } from './error-types.js';
+export { isRateLimitedResponse } from './from-http.js';
 export { HttpError, type HttpResponseLike } from './http-error.js';
 export { type BrandedErrorClass, PatchbayError } from './patchbay-error.js';
 export { createRedactor, REDACTED, type Redactor, redactString, redactValue } from './redact.js';

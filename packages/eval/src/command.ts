@@ -2,13 +2,14 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { baselines } from './agents/baselines.mjs';
-import { agentSpecOf } from './agents/model-from-env.mjs';
+import { baselines } from './agents/baselines.js';
+import { agentSpecOf } from './agents/model-from-env.js';
 import { configFileNames, EvalConfigError, loadEvalConfig, type ResolvedEvalConfig } from './config.js';
-import { loadScenarios } from './load-scenarios.mjs';
-import { runEval } from './run-eval.mjs';
-import { closestName, scenarioFormatMarkdown } from './scenario-schema.mjs';
-import { writeMatrix } from './write-matrix.mjs';
+import { ScenarioFileError } from './eval-errors.js';
+import { loadScenarios } from './load-scenarios.js';
+import { runEval } from './run-eval.js';
+import { closestName, scenarioFormatMarkdown } from './scenario-format/index.js';
+import { writeMatrix } from './write-matrix.js';
 
 /** Where the command writes its lines (the terminal by default; tests capture them). */
 export interface CommandOutput {
@@ -50,50 +51,31 @@ function configFileOf(explicit: string | undefined, cwd: string): string | undef
   return configFileNames.map((name) => join(cwd, name)).find((file) => existsSync(file));
 }
 
-/**
- * Runs the command with `argv` (without node and the script) and returns its exit code: 0 when every
- * scenario passed, 1 when one failed or a scenario file is invalid, 2 for a usage or config error.
- */
-export async function runCommand(
-  argv: readonly string[],
-  { output = consoleOutput, cwd = process.cwd() }: { output?: CommandOutput; cwd?: string } = {},
-): Promise<number> {
+/** The parsed command line, or the exit code when it cannot be parsed. */
+function parsedOrExit(argv: readonly string[], output: CommandOutput): ReturnType<typeof parse> | number {
   const flagProblem = flagProblemOf(argv);
   if (flagProblem !== undefined) {
     output.printError(`patchbay-eval: ${flagProblem} Run "patchbay-eval --help".`);
     return 2;
   }
-  let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    return parse(argv);
   } catch (error) {
     // flagProblemOf catches what parseArgs refuses; this stays for anything a later Node adds.
     output.printError(`patchbay-eval: ${error instanceof Error ? error.message : String(error)}`);
     output.printError(usage);
     return 2;
   }
-  const { values, positionals } = parsed;
-  const [command = 'run', ...rest] = positionals;
-  if (values.help) {
-    output.print(usage);
-    return 0;
-  }
-  if (rest.length > 0) {
-    output.printError(`patchbay-eval: unexpected argument "${rest[0]}"\n${usage}`);
-    return 2;
-  }
-  if (command === 'format') {
-    output.print(scenarioFormatMarkdown());
-    return 0;
-  }
-  if (command === 'matrix' && values.results !== undefined) {
-    await printMatrix(resolve(cwd, values.results), output);
-    return 0;
-  }
-  if (!['run', 'check', 'matrix'].includes(command)) {
-    output.printError(`patchbay-eval: unknown command "${command}"\n${usage}`);
-    return 2;
-  }
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+/** The config `--config` names (or the default file), loaded, or the exit code when there is none. */
+async function configOrExit(
+  values: Values,
+  cwd: string,
+  output: CommandOutput,
+): Promise<ResolvedEvalConfig | number> {
   const file = configFileOf(values.config, cwd);
   if (!file) {
     output.printError(
@@ -105,27 +87,38 @@ export async function runCommand(
   try {
     config = await loadEvalConfig(file);
   } catch (error) {
-    if (!(error instanceof EvalConfigError)) throw error;
+    if (!EvalConfigError.isInstance(error)) throw error;
     output.printError(`patchbay-eval: ${error.message}`);
     return 2;
   }
-  if (values.results !== undefined) config = { ...config, results: resolve(cwd, values.results) };
-  const directory = values.scenarios === undefined ? config.scenarios : resolve(cwd, values.scenarios);
-  if (command === 'matrix') {
-    await printMatrix(config.results, output);
+  return values.results === undefined ? config : { ...config, results: resolve(cwd, values.results) };
+}
+
+/** `patchbay-eval check`: validates the scenario files only. */
+function checkScenarios(
+  config: ResolvedEvalConfig,
+  directory: string,
+  values: Values,
+  output: CommandOutput,
+) {
+  try {
+    const scenarios = loadScenarios(config, { directory, filter: values.filter });
+    output.print(`[eval] ${scenarios.length} scenarios valid in ${directory}`);
     return 0;
+  } catch (error) {
+    if (!ScenarioFileError.isInstance(error)) throw error;
+    output.printError(`[eval] ${error.message}`);
+    return 1;
   }
-  if (command === 'check') {
-    try {
-      const scenarios = loadScenarios(config, { directory, filter: values.filter });
-      output.print(`[eval] ${scenarios.length} scenarios valid in ${directory}`);
-      return 0;
-    } catch (error) {
-      if ((error as { code?: string })?.code !== 'scenario_file_invalid') throw error;
-      output.printError(`[eval] ${(error as Error).message}`);
-      return 1;
-    }
-  }
+}
+
+/** `patchbay-eval run`: checks the concurrency and the model, then runs every scenario. */
+function runScenarios(
+  config: ResolvedEvalConfig,
+  directory: string,
+  values: Values,
+  { output, cwd }: { output: CommandOutput; cwd: string },
+): Promise<number> | number {
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
     output.printError(`patchbay-eval: --concurrency must be a positive integer, got "${values.concurrency}"`);
@@ -152,6 +145,49 @@ export async function runCommand(
     print: output.print,
     printError: output.printError,
   });
+}
+
+/**
+ * Runs the command with `argv` (without node and the script) and returns its exit code: 0 when every
+ * scenario passed, 1 when one failed or a scenario file is invalid, 2 for a usage or config error.
+ */
+export async function runCommand(
+  argv: readonly string[],
+  { output = consoleOutput, cwd = process.cwd() }: { output?: CommandOutput; cwd?: string } = {},
+): Promise<number> {
+  const parsed = parsedOrExit(argv, output);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const [command = 'run', ...rest] = positionals;
+  if (values.help) {
+    output.print(usage);
+    return 0;
+  }
+  if (rest.length > 0) {
+    output.printError(`patchbay-eval: unexpected argument "${rest[0]}"\n${usage}`);
+    return 2;
+  }
+  if (command === 'format') {
+    output.print(scenarioFormatMarkdown());
+    return 0;
+  }
+  if (command === 'matrix' && values.results !== undefined) {
+    await printMatrix(resolve(cwd, values.results), output);
+    return 0;
+  }
+  if (!['run', 'check', 'matrix'].includes(command)) {
+    output.printError(`patchbay-eval: unknown command "${command}"\n${usage}`);
+    return 2;
+  }
+  const config = await configOrExit(values, cwd, output);
+  if (typeof config === 'number') return config;
+  const directory = values.scenarios === undefined ? config.scenarios : resolve(cwd, values.scenarios);
+  if (command === 'matrix') {
+    await printMatrix(config.results, output);
+    return 0;
+  }
+  if (command === 'check') return checkScenarios(config, directory, values, output);
+  return runScenarios(config, directory, values, { output, cwd });
 }
 
 const options = {

@@ -111,9 +111,43 @@ describe('scenarios against a project’s own connectors', () => {
     const [scenario] = loadScenarios(config, { directory: scratch });
     const run = await runScenario(scenario!, createReferenceAgent(), config);
     expect(checkScenario(scenario!, run).failed).toEqual([]);
-    const prompt = run.turns[0]!.trace.steps[0].prompt as Array<{ role: string; content: unknown }>;
+    const prompt = run.turns[0]!.trace.steps[0]!.prompt;
     expect(String(prompt[0]!.content)).toMatch(/^You are Quill\./);
     expect(String(prompt[0]!.content)).toContain('- notes (');
     expect(run.turns[0]!.sideEffects).toEqual([{ tool: 'notes_search', input: { query: 'onboarding' } }]);
+  });
+});
+
+describe('runners: a runner left out of `all`', () => {
+  const loop = async () => {
+    throw new Error('not run here');
+  };
+  const directory = mkdtempSync(join(scratch, 'runners-'));
+  const scenario = (id: string, runners: string) =>
+    `id: ${id}\ntitle: ${id}\nconnectors: { notes: connected }\nrunners: ${runners}\nturns:\n  - at: 2026-11-21T15:00:00Z\n    user: Hi\n`;
+  writeFileSync(join(directory, 'a.yaml'), scenario('a', 'all'));
+  writeFileSync(join(directory, 'b.yaml'), scenario('b', '[chain]'));
+  const config = resolveEvalConfig(
+    { connectors: [notes], runners: { loop, chain: { run: loop, inAll: false } } },
+    { base: scratch },
+  );
+
+  it('runs `all` through every runner but those marked inAll: false, which run where a scenario names them', () => {
+    expect(loadScenarios(config, { directory }).map((scenario) => scenario.id)).toEqual([
+      'a',
+      'a@loop',
+      'b',
+      'b@chain',
+    ]);
+  });
+
+  it('accepts { run, inAll } and names a runner entry that is neither a function nor one', () => {
+    expect(
+      evalConfigProblems({ connectors: [notes], runners: { chain: { run: loop, inAll: false } } }),
+    ).toEqual([]);
+    expect(evalConfigProblems({ connectors: [notes], runners: { chain: { inAll: 'no' } } })).toEqual([
+      "runners.chain: must be a function (runTurn's contract) or { run, inAll? }",
+      'runners.chain.inAll: must be true or false',
+    ]);
   });
 });

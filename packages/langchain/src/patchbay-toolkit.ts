@@ -12,7 +12,7 @@ import {
   type TurnSessionOptions,
 } from '@patchbay/turn';
 import { PatchbayTool } from './patchbay-tool.js';
-import { everythingUserWrote, lastHumanIndex, placeContext } from './step-messages.js';
+import { everythingUserWrote, lastHumanIndex, type PlacedMessages, placeContext } from './step-messages.js';
 
 /** Options of {@link createPatchbayToolkit}: the turn session's, without `userText` (read from the messages). */
 export interface PatchbayToolkitOptions extends Omit<TurnSessionOptions, 'userText'> {
@@ -134,6 +134,8 @@ export async function createPatchbayToolkit(options: PatchbayToolkitOptions): Pr
     return run;
   };
   const registry = new Map<string, PatchbayTool>();
+  /** The messages of the last step: equal ones are not built again. */
+  const placed: PlacedMessages = {};
   const register = (definition: SessionTool) => {
     if (!registry.has(definition.name)) registry.set(definition.name, new PatchbayTool(definition, runTool));
   };
@@ -248,7 +250,7 @@ export async function createPatchbayToolkit(options: PatchbayToolkitOptions): Pr
       for (const definition of plan.tools) register(definition);
       return {
         plan,
-        messages: placeContext(session.systemPrompt, messages, plan.context),
+        messages: placeContext(session.systemPrompt, messages, plan.context, placed),
         tools: plan.activeTools.map((name) => registry.get(name)!),
         activeTools: plan.activeTools,
       };

@@ -18,7 +18,7 @@ import {
   CallToolResultSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { type Agent, createOrchestrator, fromFunction } from '@patchbay/orchestrator';
 import { z } from 'zod';
 import { createMcpAgent, createMcpGateway } from '../dist/index.js';

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createMcpAgent } from '../dist/index.js';
 import { controllableConfig, controllableServerPath } from '../src/client/controllable-fixture.js';

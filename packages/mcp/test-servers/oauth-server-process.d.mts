@@ -8,6 +8,8 @@ export interface OAuthTestServer {
   stats(): Promise<Record<string, number>>;
   /** Revokes every grant it has made. */
   revokeAll(): Promise<void>;
+  /** Expires every access token issued so far, as its TTL would (refresh tokens stay good). */
+  expireAccessTokens(): Promise<void>;
   /** Ends the child process. */
   stop(): void;
 }

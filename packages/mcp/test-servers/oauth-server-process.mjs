@@ -27,6 +27,9 @@ export async function startOAuthServer(env = {}) {
     revokeAll: async () => {
       await fetch(`${base}/test/revoke-all`, { method: 'POST' });
     },
+    expireAccessTokens: async () => {
+      await fetch(`${base}/test/expire-access-tokens`, { method: 'POST' });
+    },
     stop: () => {
       child.kill('SIGTERM');
     },

@@ -9,7 +9,8 @@
 //
 // Settings from the environment: OAUTH_ACCESS_TOKEN_TTL_S (default 3600). It prints
 // `listening <base URL>` on stdout once ready. Test-only endpoints under /test: `GET /test/stats`
-// (counts of registrations, authorizations and grants), `POST /test/revoke-all` (revokes every grant).
+// (counts of registrations, authorizations and grants), `POST /test/revoke-all` (revokes every grant),
+// `POST /test/expire-access-tokens` (every access token issued so far expires now).
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -257,6 +258,11 @@ async function handle(request, response) {
     for (const { grant } of accessTokens.values()) revokedGrants.add(grant);
     stats.revocations += 1;
     return json(response, 200, { revoked: revokedGrants.size });
+  }
+  if (path === '/test/expire-access-tokens' && request.method === 'POST') {
+    // What the TTL does with time, at once: a test need not wait for a token to expire.
+    for (const entry of accessTokens.values()) entry.expiresAt = 0;
+    return json(response, 200, { expired: accessTokens.size });
   }
   if (path === '/mcp') return handleMcp(request, response);
   return json(response, 404, { error: 'not_found' });

@@ -1,4 +1,4 @@
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import type { MemoryAgent, MemoryInvocation } from './agent/memory-agent.js';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,10 +37,17 @@ const retryFast = { baseDelayMs: 5, maxDelayMs: 20 };
 describe('the memory queue', () => {
   it('hands over each thread in order, threads side by side, and nothing twice', async () => {
     const seen: Seen[] = [];
+    // The slow thread's first message is held until the fast thread is done: a queue that made one
+    // thread wait for another would never get there (the test times out).
+    let fastDone: () => void = () => undefined;
+    const fastFinished = new Promise<void>((resolve) => {
+      fastDone = resolve;
+    });
     const queue = queueOf({
       process: async (threadId, message) => {
-        await new Promise((resolve) => setTimeout(resolve, threadId === 'slow' ? 5 : 1));
+        if (message.content === 's1') await fastFinished;
         seen.push({ threadId, content: message.content });
+        if (message.content === 'f5') fastDone();
       },
     });
     for (let index = 1; index <= 5; index += 1) {
@@ -63,10 +70,23 @@ describe('the memory queue', () => {
     const seen: string[] = [];
     let failuresLeft = 3;
     const errors: string[] = [];
+    // The first failure is awaited, and the retries wait until the test has looked at the status.
+    let failed: () => void = () => undefined;
+    const firstFailure = new Promise<void>((resolve) => {
+      failed = resolve;
+    });
+    let release: () => void = () => undefined;
+    const looked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const queue = queueOf({
       retry: retryFast,
-      onError: (message) => errors.push(`${message.content}#${message.attempts}`),
+      onError: (message) => {
+        errors.push(`${message.content}#${message.attempts}`);
+        failed();
+      },
       process: async (_threadId, message) => {
+        if (message.content === 'first' && failuresLeft < 3) await looked;
         if (message.content === 'first' && failuresLeft > 0) {
           failuresLeft -= 1;
           throw new Error('memory server unavailable');
@@ -76,12 +96,13 @@ describe('the memory queue', () => {
     });
     await queue.enqueue('t', say('first'));
     await queue.enqueue('t', say('second'));
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await firstFailure;
     const status = await queue.status();
     expect(status.pending).toBe(2);
     expect(status.failing).toHaveLength(1);
     expect(status.failing[0]).toMatchObject({ content: 'first', lastError: 'memory server unavailable' });
     expect(status.failing[0]?.retryAt).toBeDefined();
+    release();
     await queue.idle();
     expect(seen).toEqual(['first', 'second']);
     expect(errors).toEqual(['first#1', 'first#2', 'first#3']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 
 /** One message waiting to be handed to the memory agent. */

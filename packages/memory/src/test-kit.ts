@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { MemoryStore } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import { type ApprovalPolicy, createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { openStore, type PatchbayStore } from '@patchbay/store';
 import type { ScriptedReply } from '@patchbay/turn/testing';

@@ -5,13 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Connector,
-  defineConnector,
-  defineTool,
-  type StatusSource,
-  type SubjectState,
-} from '@patchbay/connector';
+import { type Connector, defineConnector, defineTool } from '@patchbay/connector';
+import type { StatusSource, SubjectState } from '@patchbay/connector/ports';
 import { success } from '@patchbay/envelope';
 import { measureInterleaved, ratioOf, spreadOf } from '@patchbay/testing/bench';
 import { z } from 'zod';

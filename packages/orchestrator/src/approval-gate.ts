@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import { argsHash } from './args-hash.js';
 import { type CallState, cancelledBeforeStart, type GateContext } from './gate-context.js';
-import { type ProposalProblem, problemEnvelope, problemOf, voidProposal } from './proposal-checks.js';
+import {
+  type ProposalProblem,
+  problemEnvelope,
+  problemOf,
+  toolChangedOf,
+  voidProposal,
+} from './proposal-checks.js';
 import { proposalMac, verifyProposal } from './proposal-mac.js';
+import type { ProposalListFilter } from './proposals-api.js';
 import type { ToolEntry } from './registry.js';
 
 async function newProposal(
@@ -66,7 +73,10 @@ async function consumeNamed(
   proposal: Proposal,
   hash: string,
 ): Promise<Envelope | undefined> {
-  const problem = problemOf(context, proposal, entry);
+  // Checked by `approveAndExecute` in this process a moment ago (MACs verified, approval signed here)
+  // and still routed to that entry: verified once per approval, not again.
+  const problem =
+    call.checked?.entry === entry ? toolChangedOf(proposal, entry) : problemOf(context, proposal, entry);
   if (problem) await voidProposal(context, proposal, problem, call.correlationId);
   // What a person approved was another tool (or another server's): they decide again on this one.
   if (problem === 'tool_changed') return newProposal(context, call, entry, hash);
@@ -104,7 +114,9 @@ export async function approvalGate(
   if (call.proposal) return consumeNamed(context, call, entry, call.proposal, hash);
   const at = () => context.now().toISOString();
   const usable: Proposal[] = [];
-  for (const proposal of await store.list({ subject: call.subject })) {
+  // This subject's proposals of this tool: stores that know the `tool` filter return no others.
+  const filter: ProposalListFilter = { subject: call.subject, tool: call.name };
+  for (const proposal of await store.list(filter)) {
     if (proposal.tool !== call.name || proposal.argsHash !== hash) continue;
     if (proposal.state === 'executed' || proposal.state === 'expired') continue;
     let problem: ProposalProblem | undefined;

@@ -1,4 +1,4 @@
-import type { AuditEntry, Proposal, ProposalStore, StatusSource } from '@patchbay/connector';
+import type { AuditEntry, Proposal, ProposalStore, StatusSource } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import {
   captureLogger,

@@ -1,4 +1,4 @@
-import type { ProposalStore } from '@patchbay/connector';
+import type { ProposalStore } from '@patchbay/connector/ports';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   acmeConnection,

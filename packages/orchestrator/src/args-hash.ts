@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@patchbay/connector';
+import { canonicalJson } from '@patchbay/helpers';
 
 /** Hex SHA-256 of the canonical JSON of a value: the identity of a call's arguments. */
 export function argsHash(value: unknown): string {

@@ -1,4 +1,4 @@
-import { maxArgumentDepth } from '@patchbay/connector';
+import { maxArgumentDepth } from '@patchbay/helpers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCountingAgent, createTestStatusSource } from '../test/support.js';

@@ -34,7 +34,12 @@ describe('execute options: deadlineMs and onProgress', () => {
 
   it('answers a stopped write as not retryable, since it may already have taken effect', async () => {
     const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
-    const hang = () => new Promise<never>(() => {});
+    // Tells the test when a call reached the agent, so a cancel lands while it runs.
+    let reachedAgent: () => void = () => undefined;
+    const hang = () => {
+      reachedAgent();
+      return new Promise<never>(() => {});
+    };
     orchestrator.register(
       createCountingAgent({
         tools: [
@@ -57,12 +62,16 @@ describe('execute options: deadlineMs and onProgress', () => {
     }
     // Cancelled by the caller once running: `cancelled`, and the write may have happened.
     const controller = new AbortController();
+    const running = new Promise<void>((resolve) => {
+      reachedAgent = resolve;
+    });
     const cancelled = orchestrator.execute(
       'count_post',
       { text: 'x' },
       { subject, signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 5);
+    await running;
+    controller.abort();
     const stopped = await cancelled;
     expect(stopped).toMatchObject({ ok: false, error_type: 'cancelled', retryable: false });
     expect(stopped.ok === false && stopped.user_message).toContain('may still have taken effect');
@@ -73,13 +82,22 @@ describe('execute options: deadlineMs and onProgress', () => {
     orchestrator.register(
       createCountingAgent({
         tools: [{ name: 'count_echo', timeoutMs: 60_000 }],
-        execute: () => new Promise<never>(() => {}),
+        execute: () => {
+          reachedAgent();
+          return new Promise<never>(() => {});
+        },
       }),
     );
     await orchestrator.start();
+    let reachedAgent: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      reachedAgent = resolve;
+    });
     const controller = new AbortController();
     const running = orchestrator.execute('count_echo', { text: 'x' }, { subject, signal: controller.signal });
-    setTimeout(() => controller.abort(), 5);
+    // Cancelled once the call runs, not before the gate passed it on.
+    await started;
+    controller.abort();
     const envelope = await running;
     // A deadline that passed on a read is `timeout` and retryable (above); the person's cancel is not.
     expect(envelope).toMatchObject({ ok: false, error_type: 'cancelled', retryable: false });

@@ -1,16 +1,14 @@
-import { SpanStatusCode } from '@opentelemetry/api';
+import { loadConnectorState, type SubjectState } from '@patchbay/connector/ports';
+import { type Envelope, failure, redactString } from '@patchbay/envelope';
 import {
   bindConnectionsToOrigins,
   type ConnectorOrigins,
   exceedsDepth,
   expandScopes,
-  loadConnectorState,
   maxArgumentDepth,
-  type SubjectState,
   tooDeepMessage,
   toolAvailability,
-} from '@patchbay/connector';
-import { type Envelope, failure, redactString } from '@patchbay/envelope';
+} from '@patchbay/helpers';
 import { approvalGate } from './approval-gate.js';
 import {
   type CallState,
@@ -20,7 +18,7 @@ import {
   noSecrets,
   secretsFor,
 } from './gate-context.js';
-import type { Instruments } from './observability.js';
+import { type Instruments, SpanStatusCode } from './observability.js';
 import { reopenProposal } from './proposal-checks.js';
 import type { ToolEntry } from './registry.js';
 import { type RunGrant, runAgent } from './run-agent.js';
@@ -244,11 +242,15 @@ async function pipeline(context: GateContext, call: CallState): Promise<Pipeline
   if (!route.ok)
     return { envelope: route.envelope, ...(route.entry ? { entry: route.entry } : {}), secrets: noSecrets };
   const entry = route.value;
-  // An agent's own tool reads its admin switch here, without `statusStep`'s promise: every MCP call
-  // through the gateway takes this path.
-  const status = isOwnTool(entry.tool)
-    ? ownToolStatus(await loadAgentPolicy(context, entry, call.subject), entry)
-    : await statusStep(context, entry, call.subject);
+  // An approval `approveAndExecute` checked a moment ago, for this same routed entry: the status it
+  // read then stands (read once per approval, not twice). An agent's own tool reads its admin switch
+  // here, without `statusStep`'s promise: every MCP call through the gateway takes this path.
+  const status: Step<RunGrant> =
+    call.checked?.entry === entry
+      ? { ok: true, value: call.checked.grant }
+      : isOwnTool(entry.tool)
+        ? ownToolStatus(await loadAgentPolicy(context, entry, call.subject), entry)
+        : await statusStep(context, entry, call.subject);
   if (!status.ok) return { envelope: status.envelope, entry, secrets: noSecrets };
   const grant = status.value;
   const secrets = secretsFor(context, entry.tool.connectorId, grant.credentials);

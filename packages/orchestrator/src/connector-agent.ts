@@ -1,5 +1,6 @@
-import { type AnyTool, type Connector, invokeTool } from '@patchbay/connector';
+import type { AnyTool, Connector } from '@patchbay/connector';
 import { toEnvelope } from '@patchbay/envelope';
+import { invokeTool } from '@patchbay/helpers';
 import type { Agent, AgentTool, ToolAnnotations } from './agent.js';
 
 /** MCP-style hints derived from a connector tool's declared effect. */
@@ -28,13 +29,30 @@ export function agentToolOf(tool: AnyTool, connectorId?: string): AgentTool {
 }
 
 /**
+ * A tool whose input was parsed by the gate's validation already: `invokeTool` runs it (execute,
+ * envelope, redaction) without parsing the same arguments with the same schema again.
+ */
+function withParsedInput(tool: AnyTool): AnyTool {
+  const parsedAlready = {
+    safeParseAsync: async (value: unknown) => ({ success: true as const, data: value }),
+  } as unknown as AnyTool['input'];
+  return { ...tool, input: parsedAlready };
+}
+
+/**
  * Serves a connector's tools as an agent (id `connector:<id>`). Arguments are checked with the
  * tool's zod schema; calls run through `invokeTool` with the subject's credentials, which the
  * orchestrator supplies after its status gate. Trusted: only `destructive` tools need approval.
+ * A tool's input is parsed once per call: `validate` hands the parsed value on, and `execute` runs
+ * exactly that value without parsing it again (any other value, e.g. from a schema with async
+ * refinements that `validate` cannot run, is parsed by `invokeTool` as usual).
  */
 export function connectorAgent(connector: Connector): Agent {
   const tools = new Map(connector.tools.map((tool) => [tool.name, tool]));
+  const parsedTools = new Map(connector.tools.map((tool) => [tool.name, withParsedInput(tool)]));
   const agentTools = connector.tools.map((tool) => agentToolOf(tool, connector.id));
+  // Values `validate` produced (fresh objects, reachable from nowhere else): safe to run unparsed.
+  const parsedValues = new WeakSet<object>();
   return {
     id: `connector:${connector.id}`,
     trusted: true,
@@ -58,10 +76,13 @@ export function connectorAgent(connector: Connector): Agent {
       const context = { connector: connector.id, tool: tool.name, questions: tool.questions };
       try {
         const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
-        // The raw arguments go on: invokeTool is the one place that parses (and transforms) them.
-        return parsed.success
-          ? { ok: true, value: args }
-          : { ok: false, envelope: toEnvelope(parsed.error, context) };
+        if (!parsed.success) return { ok: false, envelope: toEnvelope(parsed.error, context) };
+        const { data } = parsed;
+        // Only a value the parse made is trusted unparsed: the caller's own object could change
+        // while the gate awaits its stores, and would then run unchecked.
+        if (typeof data !== 'object' || data === null || data === args) return { ok: true, value: args };
+        parsedValues.add(data);
+        return { ok: true, value: data };
       } catch {
         // Schemas with async refinements cannot be checked synchronously; invokeTool checks them.
         return { ok: true, value: args };
@@ -70,7 +91,8 @@ export function connectorAgent(connector: Connector): Agent {
     async execute(toolName, args, context) {
       const tool = tools.get(toolName);
       if (!tool) return toEnvelope(null, { connector: connector.id, tool: toolName });
-      return invokeTool(tool, args, {
+      const parsed = typeof args === 'object' && args !== null && parsedValues.delete(args);
+      return invokeTool(parsed ? parsedTools.get(toolName)! : tool, args, {
         subject: context.subject,
         credentials: context.credentials ?? {},
         scopes: context.scopes ?? [],

@@ -1,18 +1,14 @@
-import type {
-  AuditSink,
-  ConnectorOrigins,
-  Credentials,
-  Proposal,
-  ProposalStore,
-  StatusSource,
-} from '@patchbay/connector';
-import { secretCredentialValues } from '@patchbay/connector';
+import type { Credentials } from '@patchbay/connector';
+import type { AuditSink, Proposal, ProposalStore, StatusSource } from '@patchbay/connector/ports';
 import { type Envelope, failure } from '@patchbay/envelope';
+import type { ConnectorOrigins } from '@patchbay/helpers';
+import { secretCredentialValues } from '@patchbay/helpers';
 import type { Logger } from 'pino';
 import type { CallProgress } from './agent.js';
 import type { Deadlines } from './deadlines.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
-import type { ToolRegistry } from './registry.js';
+import type { ToolEntry, ToolRegistry } from './registry.js';
+import type { RunGrant } from './run-agent.js';
 import type { UsedApprovals } from './used-approvals.js';
 
 /** Time limits of the gate, resolved from the options with their defaults. */
@@ -76,8 +72,23 @@ export interface CallState {
   onProgress?: ((progress: CallProgress) => void) | undefined;
   /** Set by `executeProposal`: the approval to consume instead of searching. */
   proposal?: Proposal | undefined;
+  /**
+   * Set by `approveAndExecute` for the proposal it has just checked and approved in this process:
+   * its MACs verified, and the routed tool and the subject's status that allowed it. The pipeline
+   * then neither loads status nor verifies the approval again, as long as the tool is still routed
+   * to that same entry; anything else is checked as for any call.
+   */
+  checked?: CheckedApproval | undefined;
   /** Set by the approval step: the proposal this call consumed (now `executed`). */
   consumed?: Proposal | undefined;
+}
+
+/** What `approveAndExecute` checked moments before the run (see {@link CallState.checked}). */
+export interface CheckedApproval {
+  /** The registry entry the tool was routed to when the status allowed the call. */
+  entry: ToolEntry;
+  /** What the status step yielded then: the credentials and scopes of the call. */
+  grant: RunGrant;
 }
 
 /** The empty secret list, shared so calls without credentials allocate nothing. */

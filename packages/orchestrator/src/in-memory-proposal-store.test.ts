@@ -1,4 +1,4 @@
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { describeProposalStoreContract } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryProposalStore } from './in-memory-proposal-store.js';

@@ -1,6 +1,11 @@
 import { type JsonSchema, questionForField } from '@patchbay/connector';
 import { type ArgumentIssue, type Envelope, failure, type MissingField } from '@patchbay/envelope';
-import { createJsonSchemaCompiler, type JsonSchemaCheck, type JsonSchemaIssue } from '@patchbay/json-schema';
+import {
+  createJsonSchemaCompiler,
+  type JsonSchemaCheck,
+  type JsonSchemaCompiler,
+  type JsonSchemaIssue,
+} from '@patchbay/json-schema';
 
 /** Outcome of validating arguments: the value to pass on, or the envelope to answer with. */
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; envelope: Envelope };
@@ -60,7 +65,9 @@ function toEnvelope(
  * SACP checks reply data with. Each schema is compiled once and cached under the caller's key.
  */
 export class JsonSchemaValidator {
-  private readonly compiler = createJsonSchemaCompiler();
+  // Made at the first validation, not with the orchestrator: two Ajv instances with their formats
+  // cost ~8 ms, paid by every start-up (`patchbay mcp` before its first answer) otherwise.
+  private compiler: JsonSchemaCompiler | undefined;
   private readonly compiled = new Map<string, JsonSchemaCheck | Error>();
 
   /** Validates `args`; `cacheKey` must change whenever the schema does (tool name + definition hash). */
@@ -73,6 +80,7 @@ export class JsonSchemaValidator {
     let validator = this.compiled.get(cacheKey);
     if (!validator) {
       try {
+        this.compiler ??= createJsonSchemaCompiler();
         validator = this.compiler.compile(schema);
       } catch (error) {
         validator = error instanceof Error ? error : new Error(String(error));

@@ -1,3 +1,4 @@
+import { metrics, trace } from '@opentelemetry/api';
 import {
   AggregationTemporality,
   type HistogramMetricData,
@@ -157,5 +158,33 @@ describe('observability', () => {
     });
     expect(spans[1]?.attributes['patchbay.outcome']).toBe('needs_input');
     expect(spans[1]?.status.code).toBe(2);
+  });
+  it('without a meter or tracer, records into the providers the application registered globally', async () => {
+    // The orchestrator loads the API at the first recorded call, through its own require: it must
+    // still see what the application registered through its import of the API.
+    const reader = new TestMetricReader({
+      aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE,
+    });
+    const meterProvider = new MeterProvider({ readers: [reader] });
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    metrics.setGlobalMeterProvider(meterProvider);
+    trace.setGlobalTracerProvider(tracerProvider);
+    try {
+      const orchestrator = createOrchestrator({ statusSource: createTestStatusSource() });
+      orchestrator.register(createCountingAgent());
+      await orchestrator.start();
+      await orchestrator.execute('count_echo', { text: 'x' }, { subject });
+      const { resourceMetrics } = await reader.collect();
+      const names = resourceMetrics.scopeMetrics.flatMap((scope) =>
+        scope.metrics.map((metric) => metric.descriptor.name),
+      );
+      expect(names).toEqual(expect.arrayContaining(['patchbay.tool.calls', 'patchbay.tool.duration']));
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['patchbay.tool.execute']);
+    } finally {
+      metrics.disable();
+      trace.disable();
+      await meterProvider.shutdown();
+    }
   });
 });

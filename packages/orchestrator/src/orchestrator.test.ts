@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { narrowState } from '@patchbay/connector';
+import { narrowState } from '@patchbay/connector/ports';
 import { HttpError, PatchbayError, success } from '@patchbay/envelope';
 import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Meter, Tracer } from '@opentelemetry/api';
+import type { Connector } from '@patchbay/connector';
 import type {
   AuditSink,
-  Connector,
   Proposal,
   ProposalState,
   ProposalStore,
   StatusSource,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import type { Envelope } from '@patchbay/envelope';
 import { PatchbayError } from '@patchbay/envelope';
 import type { Logger } from 'pino';

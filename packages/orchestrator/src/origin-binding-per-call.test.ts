@@ -1,11 +1,8 @@
-import * as connectorModule from '@patchbay/connector';
-import {
-  type ConnectorOrigins,
-  defineConnector,
-  defineTool,
-  type StoredConnection,
-} from '@patchbay/connector';
+import { defineConnector, defineTool } from '@patchbay/connector';
+import type { StoredConnection } from '@patchbay/connector/ports';
 import { success } from '@patchbay/envelope';
+import type { ConnectorOrigins } from '@patchbay/helpers';
+import * as helpersModule from '@patchbay/helpers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createTestStatusSource } from '../test/support.js';
@@ -16,8 +13,8 @@ import { createOrchestrator } from './orchestrator.js';
 // origin to the binding on every call, so a call's cost grew with the registry (issue 32 item 3).
 // These tests count what the binding is handed per call, and that a mismatch still refuses.
 
-vi.mock('@patchbay/connector', async (importOriginal) => {
-  const actual = await importOriginal<typeof connectorModule>();
+vi.mock('@patchbay/helpers', async (importOriginal) => {
+  const actual = await importOriginal<typeof helpersModule>();
   return {
     ...actual,
     bindConnectionsToOrigins: vi.fn(actual.bindConnectionsToOrigins),
@@ -29,7 +26,7 @@ const runs = { count: 0 };
 
 afterEach(() => {
   runs.count = 0;
-  vi.mocked(connectorModule.bindConnectionsToOrigins).mockClear();
+  vi.mocked(helpersModule.bindConnectionsToOrigins).mockClear();
 });
 
 /** `count` connectors `svc0…`, each configured for its own origin, with one read tool. */
@@ -70,7 +67,7 @@ function connection(connectorId: string, verifiedOrigin: string): StoredConnecti
 /** Every origin list the binding was handed in this test, by connector id. */
 function boundIds(): string[][] {
   return vi
-    .mocked(connectorModule.bindConnectionsToOrigins)
+    .mocked(helpersModule.bindConnectionsToOrigins)
     .mock.calls.map(([, origins]) => [...(origins as Iterable<ConnectorOrigins>)].map((item) => item.id));
 }
 

@@ -1,4 +1,4 @@
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { type Envelope, failure, formatWait, redactString } from '@patchbay/envelope';
 import { errorMessage, type GateContext } from './gate-context.js';
 import { verifyProposal } from './proposal-mac.js';
@@ -18,6 +18,11 @@ export function problemOf(
   proposal: Proposal,
   entry?: ToolEntry,
 ): ProposalProblem | undefined {
+  return integrityProblemOf(context, proposal) ?? (entry ? toolChangedOf(proposal, entry) : undefined);
+}
+
+/** The MAC and time-limit half of {@link problemOf}: what needs the keys (one HMAC per key tried). */
+export function integrityProblemOf(context: GateContext, proposal: Proposal): ProposalProblem | undefined {
   if (!verifyProposal(context.proposalKeys(), proposal)) return 'tampered';
   // Verifies, yet this gate already ran on this approval: the row was put back as it was before.
   if (proposal.state === 'approved' && context.usedApprovals.has(proposal.approvalMac)) return 'tampered';
@@ -29,13 +34,14 @@ export function problemOf(
     // An approval without a readable time cannot be shown to be recent.
     if (!Number.isFinite(decidedAt) || now - decidedAt > approvalTtlMs) return 'expired';
   }
-  if (
-    entry &&
-    (proposal.owner !== entry.record.agent.id || proposal.definitionHash !== entry.definitionHash)
-  ) {
-    return 'tool_changed';
-  }
   return undefined;
+}
+
+/** The routing half of {@link problemOf}: another agent or another definition serves the tool now. */
+export function toolChangedOf(proposal: Proposal, entry: ToolEntry): ProposalProblem | undefined {
+  return proposal.owner !== entry.record.agent.id || proposal.definitionHash !== entry.definitionHash
+    ? 'tool_changed'
+    : undefined;
 }
 
 /**

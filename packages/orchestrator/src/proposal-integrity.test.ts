@@ -1,4 +1,4 @@
-import type { AuditEntry, ProposalStore } from '@patchbay/connector';
+import type { AuditEntry, ProposalStore } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import {
   captureLogger,

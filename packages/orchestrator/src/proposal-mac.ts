@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson, type Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
+import { canonicalJson } from '@patchbay/helpers';
 
 /** Shortest proposal key accepted: an HMAC-SHA256 key below 128 bits would be guessable offline. */
 export const minimumProposalKeyLength = 16;

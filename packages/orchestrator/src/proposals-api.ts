@@ -1,4 +1,4 @@
-import type { Proposal, ProposalState } from '@patchbay/connector';
+import type { Proposal, ProposalState, ProposalStore } from '@patchbay/connector/ports';
 import {
   type Envelope,
   type ErrorEnvelope,
@@ -9,9 +9,15 @@ import {
 } from '@patchbay/envelope';
 import type { CallProgress } from './agent.js';
 import { routeStep, statusStep } from './call-pipeline.js';
-import type { CallState, GateContext } from './gate-context.js';
+import type { CallState, CheckedApproval, GateContext } from './gate-context.js';
 import { errorMessage } from './gate-context.js';
-import { problemEnvelope, problemOf, reopenProposal, voidProposal } from './proposal-checks.js';
+import {
+  integrityProblemOf,
+  problemEnvelope,
+  reopenProposal,
+  toolChangedOf,
+  voidProposal,
+} from './proposal-checks.js';
 import { approvalMac } from './proposal-mac.js';
 
 /** Options of a proposal's execution: how it may be cancelled or traced. */
@@ -45,6 +51,13 @@ export interface ProposalsApi {
   /** Voids open proposals made against an older definition of a tool, so listings show it at once. */
   expireProposalsOf(tool: string, currentHash: string): Promise<void>;
 }
+
+/**
+ * The port's `list` filter. Its `tool` field is served by index by the stores of this package and of
+ * `@patchbay/store`; callers still check each proposal's tool, so a store written before the field
+ * existed (which ignores it) stays correct, only slower.
+ */
+export type ProposalListFilter = NonNullable<Parameters<ProposalStore['list']>[0]>;
 
 /** Why a proposal cannot be approved now: a code for `approve`'s error and the envelope for the caller. */
 interface Refusal {
@@ -80,27 +93,38 @@ export function createProposalsApi(
    * routed to the same agent and definition, that agent is up, and the subject's connector status
    * allows it. Approving refuses otherwise, so no approval waits for a call that cannot run.
    */
-  async function preflight(proposal: Proposal, correlationId?: string): Promise<Refusal | undefined> {
-    const stale = problemOf(context, proposal);
+  async function preflight(
+    proposal: Proposal,
+    correlationId?: string,
+  ): Promise<{ refused: Refusal } | { refused?: undefined; checked: CheckedApproval }> {
+    // The MACs are verified here once; routing and the status need no key.
+    const stale = integrityProblemOf(context, proposal);
     if (stale) {
       await voidProposal(context, proposal, stale, correlationId);
       const code = stale === 'tampered' ? 'proposal_tampered' : 'proposal_expired';
-      return refusal(problemEnvelope(context, proposal, stale), code);
+      return { refused: refusal(problemEnvelope(context, proposal, stale), code) };
     }
     const route = routeStep(context, { name: proposal.tool, signal: undefined });
-    if (!route.ok) return refusal(route.envelope);
-    const changed = problemOf(context, proposal, route.value);
+    if (!route.ok) return { refused: refusal(route.envelope) };
+    const changed = toolChangedOf(proposal, route.value);
     if (changed) {
       await voidProposal(context, proposal, changed, correlationId);
-      return refusal(problemEnvelope(context, proposal, changed), 'proposal_expired');
+      return { refused: refusal(problemEnvelope(context, proposal, changed), 'proposal_expired') };
     }
     const status = await statusStep(context, route.value, proposal.subject);
-    if (!status.ok) return refusal(status.envelope);
-    return undefined;
+    if (!status.ok) return { refused: refusal(status.envelope) };
+    return { checked: { entry: route.value, grant: status.value } };
   }
 
-  /** Records the approval with its MAC (compare-and-set from pending). */
-  async function recordApproval(proposal: Proposal, decision: ProposalDecisionInput): Promise<Proposal> {
+  /**
+   * Records the approval with its MAC (compare-and-set from pending). Returns the row the store
+   * returns, and the proposal as it was read and checked with the approval this process signed:
+   * what runs is the latter, never a row nothing verified since.
+   */
+  async function recordApproval(
+    proposal: Proposal,
+    decision: ProposalDecisionInput,
+  ): Promise<{ row: Proposal; checked: Proposal }> {
     const at = now();
     const signed = approvalMac(context.proposalKey(), {
       mac: proposal.mac,
@@ -125,7 +149,14 @@ export function createProposalsApi(
       { proposal_id: proposal.id, tool: approved.tool, decided_by: decision.decidedBy },
       'proposal approved',
     );
-    return approved;
+    const checked: Proposal = {
+      ...proposal,
+      state: 'approved',
+      decidedAt: at,
+      ...(decision.decidedBy !== undefined ? { decidedBy: decision.decidedBy } : {}),
+      approvalMac: signed,
+    };
+    return { row: approved, checked };
   }
 
   async function executeProposal(id: string, options: ProposalExecuteOptions = {}): Promise<Envelope> {
@@ -159,6 +190,20 @@ export function createProposalsApi(
         meta,
       };
     }
+    return runApproved(proposal, options, correlationId);
+  }
+
+  /**
+   * Sends an approved proposal through the gate, which consumes the approval (compare-and-set) and
+   * runs it once. A call that did not start returns the proposal to pending.
+   */
+  async function runApproved(
+    proposal: Proposal,
+    options: ProposalExecuteOptions,
+    correlationId: string,
+    checked?: CheckedApproval,
+  ): Promise<Envelope> {
+    const { id } = proposal;
     const call: CallState = {
       name: proposal.tool,
       args: proposal.args,
@@ -168,6 +213,7 @@ export function createProposalsApi(
       deadlineMs: options.deadlineMs,
       onProgress: options.onProgress,
       proposal,
+      checked,
     };
     const envelope = await run(call);
     if (call.consumed || envelope.ok) return envelope;
@@ -192,20 +238,22 @@ export function createProposalsApi(
   return {
     async approve(id, decision = {}) {
       const proposal = await pendingProposal(id);
-      const refused = await preflight(proposal);
+      const { refused } = await preflight(proposal);
       if (refused) throw new PatchbayError(refused.code, refused.envelope.user_message);
-      return recordApproval(proposal, decision);
+      return (await recordApproval(proposal, decision)).row;
     },
 
     async approveAndExecute(id, decision = {}, options = {}) {
       const correlationId = options.correlationId ?? newCorrelationId();
+      // Read once, verified once, status loaded once: the run goes on from what was checked here.
       const proposal = await pendingProposal(id);
-      const refused = await preflight(proposal, correlationId);
-      if (refused) {
-        return { ...refused.envelope, meta: { correlation_id: correlationId, tool: proposal.tool } };
+      const preflighted = await preflight(proposal, correlationId);
+      if (preflighted.refused) {
+        const { envelope } = preflighted.refused;
+        return { ...envelope, meta: { correlation_id: correlationId, tool: proposal.tool } };
       }
-      await recordApproval(proposal, decision);
-      return executeProposal(id, { ...options, correlationId });
+      const { checked } = await recordApproval(proposal, decision);
+      return runApproved(checked, options, correlationId, preflighted.checked);
     },
 
     async reject(id, decision) {
@@ -235,7 +283,10 @@ export function createProposalsApi(
     async expireProposalsOf(tool, currentHash) {
       try {
         for (const state of ['pending', 'approved'] as const) {
-          for (const proposal of await store.list({ state })) {
+          // This tool's open proposals only (an index in the stores that know `tool`); a store that
+          // ignores the filter returns all of the state, and the tool is checked here either way.
+          const filter: ProposalListFilter = { state, tool };
+          for (const proposal of await store.list(filter)) {
             if (proposal.tool === tool && proposal.definitionHash !== currentHash) {
               await store.transition(proposal.id, state, 'expired', { at: now() });
             }

@@ -1,9 +1,6 @@
-import {
-  type ConnectorStatusEntry,
-  type StatusSnapshot,
-  type SubjectState,
-  statusEntriesFromState,
-} from '@patchbay/connector';
+import type { ConnectorStatusEntry, StatusSnapshot } from '@patchbay/connector';
+import type { SubjectState } from '@patchbay/connector/ports';
+import { statusEntriesFromState } from '@patchbay/helpers';
 
 /**
  * Builds the status of the given connectors from a subject's stored state with the shared rule of

@@ -1,4 +1,4 @@
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { createUsedApprovals } from './used-approvals.js';
 

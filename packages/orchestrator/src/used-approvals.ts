@@ -1,4 +1,4 @@
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 
 /**
  * The approvals this gate has used, by their MAC, until they would have expired anyway. The store

@@ -1,5 +1,5 @@
-import type { StoredConnection } from '@patchbay/connector';
 import { defineTool } from '@patchbay/connector';
+import type { StoredConnection } from '@patchbay/connector/ports';
 import { HttpError, success } from '@patchbay/envelope';
 import { createFixtureConnector } from '@patchbay/testing';
 import { HttpResponse, http } from 'msw';

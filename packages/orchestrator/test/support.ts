@@ -5,7 +5,7 @@ import type {
   StatusSource,
   StoredConnection,
   SubjectState,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import { success } from '@patchbay/envelope';
 import { pino } from 'pino';
 import type { Agent, AgentCallContext, AgentHealth, AgentTool } from '../src/agent.js';

@@ -1,14 +1,6 @@
-import {
-  bindConnectionsToOrigins,
-  type Connector,
-  type ConnectorStatusEntry,
-  type StatusSnapshot,
-  type StatusSource,
-  type StoredConnection,
-  statusEntriesFromState,
-  unknownConnectorIds,
-  type VerifyResult,
-} from '@patchbay/connector';
+import type { Connector, ConnectorStatusEntry, StatusSnapshot, VerifyResult } from '@patchbay/connector';
+import type { StatusSource, StoredConnection } from '@patchbay/connector/ports';
+import { bindConnectionsToOrigins, statusEntriesFromState, unknownConnectorIds } from '@patchbay/helpers';
 import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
 import { defaultVerificationCache, type VerificationCache } from './verification-cache.js';
 
@@ -53,6 +45,56 @@ async function runVerify(connector: Connector, connection: StoredConnection, tim
   }
 }
 
+const byId = (a: Connector, b: Connector) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The connectors in id order: the given list itself when it is in order already (the usual case). */
+function sortedById(connectors: readonly Connector[]): readonly Connector[] {
+  for (let index = 1; index < connectors.length; index += 1) {
+    if (byId(connectors[index - 1]!, connectors[index]!) > 0) return [...connectors].sort(byId);
+  }
+  return connectors;
+}
+
+/** A connected entry checked live (cached for `ttlMs`); what it learns is written back to the source. */
+async function verifyEntry(
+  options: CaptureStatusOptions,
+  verify: LiveVerificationOptions,
+  connector: Connector,
+  connection: StoredConnection,
+  connected: ConnectorStatusEntry,
+  nowMs: number,
+): Promise<ConnectorStatusEntry> {
+  const { source, subject } = options;
+  const cache = verify.cache ?? defaultVerificationCache();
+  const { result, startedAt } = await cache.get(
+    { subject, connectorId: connector.id, credentials: connection.credentials },
+    { now: nowMs, ttlMs: verify.ttlMs },
+    () => runVerify(connector, connection, verify.timeoutMs),
+  );
+  const id = connector.id;
+  // A cached result keeps the time it was really checked, not the time of this turn.
+  const verifiedAt = toIsoSeconds(startedAt);
+  if (result.valid) return { id, status: 'connected', scopes: [...result.scopes], verifiedAt };
+  if (result.reason === 'invalid_credentials') {
+    // Written back so the next turn, another instance and the CLI see it without verifying again.
+    await source.markInvalidCredentials(subject, id, result.message);
+    return {
+      id,
+      status: 'invalid_credentials',
+      scopes: [],
+      error: result.message,
+      verifiedAt,
+    };
+  }
+  if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
+    const until = new Date(nowMs + result.retryAfterS * 1000).toISOString();
+    await source.markRateLimited(subject, id, until);
+    return { id, status: 'rate_limited', scopes: [], retryAfter: until };
+  }
+  // Could not tell: the stored status stands rather than hiding a working connector.
+  return connected;
+}
+
 /**
  * Captures one subject's connector status: stored connections, admin policy and rate limits from
  * the source, optionally checked live. A connection verified against another origin than its
@@ -63,7 +105,7 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
   const { source, subject, verify } = options;
   const now = readClock(options.now);
   const nowMs = now.getTime();
-  const connectors = [...options.connectors].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const connectors = sortedById(options.connectors);
   // Before anything reads credentials: a connection verified against another origin than the
   // connector's configured one is invalid here, and is never verified live against the new origin.
   const state = bindConnectionsToOrigins(await source.load(subject), connectors);
@@ -73,48 +115,16 @@ export async function captureStatus(options: CaptureStatusOptions): Promise<Stat
     now,
   );
 
-  const entries = await Promise.all(
-    connectors.map(async (connector): Promise<ConnectorStatusEntry> => {
-      const { entry, connection } = stored.get(connector.id)!;
-      if (!verify || entry.status !== 'connected' || !connection) return entry;
-      return verifyEntry(connector, connection, entry);
-    }),
-  );
-
-  async function verifyEntry(
-    connector: Connector,
-    connection: StoredConnection,
-    connected: ConnectorStatusEntry,
-  ): Promise<ConnectorStatusEntry> {
-    const cache = verify!.cache ?? defaultVerificationCache();
-    const { result, startedAt } = await cache.get(
-      { subject, connectorId: connector.id, credentials: connection.credentials },
-      { now: nowMs, ttlMs: verify!.ttlMs },
-      () => runVerify(connector, connection, verify!.timeoutMs),
-    );
-    const id = connector.id;
-    // A cached result keeps the time it was really checked, not the time of this turn.
-    const verifiedAt = toIsoSeconds(startedAt);
-    if (result.valid) return { id, status: 'connected', scopes: [...result.scopes], verifiedAt };
-    if (result.reason === 'invalid_credentials') {
-      // Written back so the next turn, another instance and the CLI see it without verifying again.
-      await source.markInvalidCredentials(subject, id, result.message);
-      return {
-        id,
-        status: 'invalid_credentials',
-        scopes: [],
-        error: result.message,
-        verifiedAt,
-      };
-    }
-    if (result.reason === 'rate_limited' && result.retryAfterS !== undefined) {
-      const until = new Date(nowMs + result.retryAfterS * 1000).toISOString();
-      await source.markRateLimited(subject, id, until);
-      return { id, status: 'rate_limited', scopes: [], retryAfter: until };
-    }
-    // Could not tell: the stored status stands rather than hiding a working connector.
-    return connected;
-  }
+  // Without live checks every entry is known now: no promise per connector on the hot path.
+  const entries = verify
+    ? await Promise.all(
+        connectors.map(async (connector): Promise<ConnectorStatusEntry> => {
+          const { entry, connection } = stored.get(connector.id)!;
+          if (entry.status !== 'connected' || !connection) return entry;
+          return verifyEntry(options, verify, connector, connection, entry, nowMs);
+        }),
+      )
+    : connectors.map((connector) => stored.get(connector.id)!.entry);
 
   return {
     subject,

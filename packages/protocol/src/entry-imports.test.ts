@@ -46,8 +46,9 @@ describe('entry points load only what they need', () => {
   it('the root entry loads neither gpt-tokenizer nor ai', () => {
     const { files, packages } = runtimeGraph('index.ts');
     expect([...packages].filter((name) => !name.startsWith('node:')).sort()).toEqual([
-      '@patchbay/connector',
+      '@patchbay/connector/ports',
       '@patchbay/envelope',
+      '@patchbay/helpers',
     ]);
     expect(files).not.toContain('tokens.ts');
     expect(files).not.toContain('ai-sdk.ts');

@@ -1,10 +1,10 @@
+import type { Credentials } from '@patchbay/connector';
 import type {
-  Credentials,
   StatusChange,
   StoredConnection,
   SubjectState,
   WatchableStatusSource,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 
 /** Initial content of an in-memory status source. */

@@ -1,4 +1,4 @@
-import { messageSentAt } from '@patchbay/connector';
+import { messageSentAt } from '@patchbay/connector/ports';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { allConnectors, snapshotOf } from '../test/fixtures.ts';

@@ -1,5 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import { messageSentAt } from '@patchbay/connector';
+import { messageSentAt } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import type { ModelMessage, TextPart, UserModelMessage } from 'ai';
 import { toIsoSeconds } from './iso-time.js';

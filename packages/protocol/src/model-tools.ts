@@ -1,5 +1,5 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import { toolDescriptionForModel } from '@patchbay/connector';
+import { toolDescriptionForModel } from '@patchbay/helpers';
 import type { ExposedTool } from './tool-exposure.js';
 
 /** Converts exposed tools to the AI SDK language-model (`LanguageModelV4`) function-tool form, in the same order. */

@@ -29,6 +29,7 @@ export const protocolBlocks: Readonly<Record<ProtocolBlockName, string>> = Objec
     '- "rate_limited": the service asked for a pause. It can be used again after "retry_after".',
     '- "unavailable": a tool server that is down or still starting. Its tools are gone until it is back (it is',
     '  retried at "retry_after" when given); say it cannot be reached now rather than asking the user to set it up.',
+    '- "disabled_by_admin": an administrator turned it off ("reason" says so). Do not offer it or suggest enabling it.',
     '',
     'Rules:',
     '- Call only tools that are in your tool list. Never describe an action as done, or about to be done, when',

@@ -1,5 +1,6 @@
-import { type Connector, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
 import { createGithub } from '@patchbay/connector-github';
+import { toolAvailability } from '@patchbay/helpers';
 import { describe, expect, it } from 'vitest';
 import { exposedTools, unavailableTools } from './tool-exposure.js';
 import { connectorStatusWire } from './turn-context.js';

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@patchbay/connector';
+import { canonicalJson } from '@patchbay/helpers';
 
 /** JSON value as rendered into prompts. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

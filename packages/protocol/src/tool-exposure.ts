@@ -1,10 +1,5 @@
-import {
-  type AnyTool,
-  type Connector,
-  type ConnectorStatus,
-  type StatusSnapshot,
-  toolAvailability,
-} from '@patchbay/connector';
+import type { AnyTool, Connector, ConnectorStatus, StatusSnapshot } from '@patchbay/connector';
+import { toolAvailability } from '@patchbay/helpers';
 import { type MetaToolDefinition, refreshConnectorStatusTool } from './meta-tool.js';
 
 /** A tool as offered to the model: a connector tool or a protocol meta-tool. */

@@ -20,6 +20,18 @@ describe('renderTurnContext', () => {
     );
   });
 
+  it("puts a status JSON rendered before into the block as it is, with this capture's times", () => {
+    const snapshot = snapshotOf({ github: { status: 'connected', scopes: ['repo'] } });
+    const fresh = renderTurnContext(snapshot, { connectors });
+    const json = fresh.slice(fresh.indexOf('">') + 2, fresh.indexOf('</connector_status>'));
+    expect(renderTurnContext(snapshot, { connectors, statusJson: json })).toBe(fresh);
+    const later = { ...snapshot, capturedAt: '2026-11-21T15:05:00Z' };
+    expect(renderTurnContext(later, { connectors, statusJson: '{"x":1}' })).toBe(
+      '<current_time>2026-11-21T15:05:00Z</current_time>\n' +
+        '<connector_status captured_at="2026-11-21T15:05:00Z">{"x":1}</connector_status>',
+    );
+  });
+
   it('keeps only the first would_enable entry when the system prompt carries the catalog', () => {
     const snapshot = snapshotOf({
       slack: { status: 'not_configured' },

@@ -1,4 +1,5 @@
-import { type Connector, expandScopes, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
+import type { Connector, ConnectorStatus, StatusSnapshot } from '@patchbay/connector';
+import { expandScopes, toolAvailability } from '@patchbay/helpers';
 import { type Clock, readClock, toIsoSeconds } from './iso-time.js';
 import { type JsonValue, stableStringify } from './stable-json.js';
 
@@ -10,7 +11,8 @@ export type ConnectorStatusWire =
   /** An MCP server that is down or still starting; `retry_after` when a reconnect is scheduled. */
   | { status: 'unavailable'; retry_after?: string }
   | {
-      status: 'not_configured' | 'invalid_credentials' | 'rate_limited';
+      /** Every status not drawn above (from `connectorStatuses`): a new one lands here, with setup fields. */
+      status: Exclude<ConnectorStatus, 'connected' | 'unavailable' | 'disabled_by_admin'>;
       setup_url?: string;
       /** An MCP server that needs a sign-in: the command that makes it (`patchbay connect <server>`). */
       setup_command?: string;
@@ -43,7 +45,7 @@ export type ServerStatus =
    */
   | {
       id: string;
-      status: 'not_configured' | 'invalid_credentials';
+      status: Extract<ConnectorStatus, 'not_configured' | 'invalid_credentials'>;
       /** How to sign in, e.g. `patchbay connect notes`. */
       setupCommand?: string | undefined;
       /** Why the stored sign-in was refused (`invalid_credentials` only); no secret. */
@@ -96,6 +98,12 @@ export interface RenderTurnContextOptions extends ConnectorStatusWireOptions {
   format?: 'compact' | 'pretty';
   /** The `<current_time>`; defaults to the snapshot's capture time so a render depends on its inputs only. */
   now?: Clock;
+  /**
+   * The block's JSON when the caller already rendered it for equal status and equal options
+   * (`stableStringify(connectorStatusWire(snapshot, options), format)`): used as it is, so a turn
+   * whose status did not change between steps does not build and serialise it again.
+   */
+  statusJson?: string;
 }
 
 /**
@@ -199,10 +207,9 @@ function withServers(
  */
 export function renderTurnContext(snapshot: StatusSnapshot, options: RenderTurnContextOptions): string {
   const currentTime = toIsoSeconds(options.now === undefined ? snapshot.capturedAt : readClock(options.now));
-  const json = stableStringify(
-    connectorStatusWire(snapshot, options) as JsonValue,
-    options.format ?? 'compact',
-  );
+  const json =
+    options.statusJson ??
+    stableStringify(connectorStatusWire(snapshot, options) as JsonValue, options.format ?? 'compact');
   return (
     `<current_time>${currentTime}</current_time>\n` +
     `<connector_status captured_at="${toIsoSeconds(snapshot.capturedAt)}">${json}</connector_status>`

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditEntry, AuditSink } from '@patchbay/connector';
+import type { AuditEntry, AuditSink } from '@patchbay/connector/ports';
 import { describeAuditSinkContract } from '@patchbay/testing';
 import { describe, expect, it } from 'vitest';
 import { createJsonlAuditLog } from './audit-log.js';

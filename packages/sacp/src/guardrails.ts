@@ -88,3 +88,21 @@ export function interventionGuardrail(options: InterventionGuardrailOptions): Gu
     },
   };
 }
+
+/** Runs the guardrails in order, each on the reply the previous one left; names those that changed it. */
+export async function applyGuardrails(
+  guardrails: readonly Guardrail[],
+  reply: SacpReply,
+  context: GuardrailContext,
+): Promise<{ reply: SacpReply; applied: string[] }> {
+  let current = reply;
+  const applied: string[] = [];
+  for (const guardrail of guardrails) {
+    const changed = await guardrail.apply(current, context);
+    if (changed) {
+      current = changed;
+      applied.push(guardrail.name);
+    }
+  }
+  return { reply: current, applied };
+}

@@ -1,10 +1,12 @@
-export {
-  type CallTool,
-  type RunAgentHook,
-  type RunAgentRequest,
-  type RunAgentResult,
-  runAgentTurnWithModel,
-  type ToolOutput,
+// The public surface: what a chain author, a parser user or a runAgent hook writes against. The
+// helpers behind it (JSON extraction, templates, conditions, checkpoint signing, audit records) stay
+// in their modules; src/index.test.ts pins this list.
+export type {
+  CallTool,
+  RunAgentHook,
+  RunAgentRequest,
+  RunAgentResult,
+  ToolOutput,
 } from './agent-turn.js';
 export {
   createJsonlAuditLog,
@@ -13,7 +15,6 @@ export {
   type MemoryAuditLog,
   type SacpAuditRecord,
   type SacpAuditSink,
-  toAuditRecord,
 } from './audit-log.js';
 export {
   type Chain,
@@ -25,16 +26,7 @@ export {
   type ChainTraceEntry,
   defineChain,
 } from './chain.js';
-export { type CompiledCondition, type ConditionScope, compileCondition } from './condition.js';
-export {
-  compileDataSchema,
-  type DataKeyDescription,
-  type DataSchema,
-  type DataValidator,
-  type JsonSchemaObject,
-} from './data-schema.js';
-export { type CandidateOrigin, findJsonCandidates, type JsonCandidate, matchObject } from './extract-json.js';
-export { defaultMaxRawOutputChars, fallbackReply } from './fallback.js';
+export type { DataSchema, JsonSchemaObject } from './data-schema.js';
 export {
   type Guardrail,
   type GuardrailContext,
@@ -43,7 +35,7 @@ export {
   type RedactionGuardrailOptions,
   redactionGuardrail,
 } from './guardrails.js';
-export { formatIssues, type SacpIssue } from './issues.js';
+export type { SacpIssue } from './issues.js';
 export type {
   AgentNode,
   ChainNode,
@@ -63,5 +55,5 @@ export {
   sacpStatuses,
   sacpStatusSchema,
 } from './reply.js';
-export { decodeCheckpoint, encodeCheckpoint, type ResumeKey } from './resume-token.js';
-export { type InputTemplate, renderTemplate, type TemplateScope } from './template.js';
+export type { ResumeKey } from './resume-token.js';
+export type { InputTemplate } from './template.js';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PatchbayError } from '@patchbay/envelope';
-import type { ChainCheckpoint } from './chain.js';
+import type { ChainCheckpoint } from './chain/types.js';
 
 /** A secret that signs resume tokens: at least 32 bytes (a string counts its UTF-8 bytes). */
 export type ResumeKey = string | Uint8Array;
@@ -96,26 +96,4 @@ export function verifyCheckpoint(token: unknown, keys: ResumeKeyRing): ChainChec
     throw invalidToken('The resume token verifies but does not hold a chain checkpoint.');
   }
   return checkpoint;
-}
-
-/** Encodes a checkpoint as a resume token signed with `resumeKey` (the first key when several are given). */
-export function encodeCheckpoint(
-  checkpoint: ChainCheckpoint,
-  resumeKey: ResumeKey | readonly ResumeKey[],
-): string {
-  return signCheckpoint(checkpoint, requiredKeyRing(resumeKey));
-}
-
-/** Verifies a resume token signed with (one of) `resumeKey` and decodes it; throws `sacp_invalid_resume_token`. */
-export function decodeCheckpoint(
-  token: string,
-  resumeKey: ResumeKey | readonly ResumeKey[],
-): ChainCheckpoint {
-  return verifyCheckpoint(token, requiredKeyRing(resumeKey));
-}
-
-// Outside a chain there is no random default: a key nobody else holds could verify nothing.
-function requiredKeyRing(resumeKey: ResumeKey | readonly ResumeKey[] | undefined): ResumeKeyRing {
-  if (resumeKey === undefined) throw invalidKey('A resumeKey is required to sign or verify a resume token.');
-  return resumeKeyRing(resumeKey);
 }

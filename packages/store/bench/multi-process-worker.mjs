@@ -3,6 +3,7 @@
 // index, several turns in flight, and prints one JSON line: turns, failures, the times of every
 // status capture (the turn's load), every thread load and every thread append, the messages each
 // append stored, and the CPU time of the process (and, on Postgres, of its server processes).
+// With BENCH_MODE=gate it makes gate calls instead of turns (processes.bench.mjs).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createOrchestrator } from '@patchbay/orchestrator';
@@ -23,6 +24,9 @@ const connectors = benchConnectors(Number(connectionsText));
 const ticksPerSecond = 100;
 
 const asyncCommit = process.env.BENCH_ASYNC_COMMIT || undefined;
+// BENCH_MODE=gate: gate calls (orchestrator.execute of one tool, outside a turn) instead of turns;
+// "turns" in the report then counts the calls.
+const gateCalls = process.env.BENCH_MODE === 'gate';
 const postgres = /^postgres/.test(url);
 // Named per worker, so its server processes can be found (and their CPU time read) at the end.
 const applicationName = `pb_bench_${process.pid}`;
@@ -77,6 +81,12 @@ async function lane() {
   while (next < mine.length) {
     const subject = mine[next++];
     for (let turn = 0; turn < turnsPerSubject; turn += 1) {
+      if (gateCalls) {
+        const envelope = await orchestrator.execute('svc0_lookup', { query: 'release notes' }, { subject });
+        if (envelope.ok) turns += 1;
+        else failures.push(envelope.error_type);
+        continue;
+      }
       try {
         await runTurn({
           model: toolThenAnswerModel('svc0_lookup'),

@@ -4,7 +4,9 @@ import { migrate, migrations } from './migrations.js';
 
 it('drops the approval MAC of proposals executed before executing dropped it, and of no other row', () => {
   const database = new DatabaseSync(':memory:');
-  const before = migrations.filter((step) => step.name !== 'executed_proposals_drop_approval');
+  const drop = migrations.find((step) => step.name === 'executed_proposals_drop_approval')!;
+  // The schema as it was before that step (later steps come after it, so they wait too).
+  const before = migrations.filter((step) => step.version < drop.version);
   migrate(database, before);
   const insert = database.prepare(
     `INSERT INTO proposals (id, subject, tool, args, args_hash, created_at, state, approval_mac)

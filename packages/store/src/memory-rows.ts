@@ -5,7 +5,7 @@ import type {
   MemoryRecord,
   MemoryVault,
   NewMemoryEntry,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import { PatchbayError, redactString } from '@patchbay/envelope';
 import { checkContextSize, checkEntrySize, redactEntry } from './memory-sealing.js';
 

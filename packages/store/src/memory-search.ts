@@ -1,4 +1,4 @@
-import type { MemoryEntry, MemorySearchHit } from '@patchbay/connector';
+import type { MemoryEntry, MemorySearchHit } from '@patchbay/connector/ports';
 import { searchWords } from './fts-query.js';
 
 // Entries are sealed, so no database index can see their words: search opens the subject's entries

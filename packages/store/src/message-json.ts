@@ -1,4 +1,4 @@
-import type { StoredMessage } from '@patchbay/connector';
+import type { StoredMessage } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 
 /** How a stored message row is encoded: plain JSON, or JSON with tagged bytes and URLs. */

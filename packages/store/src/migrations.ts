@@ -264,6 +264,13 @@ export const migrations: readonly Migration[] = [
     // verifies. Rows executed before kept theirs: drop it, or such a row could still be replayed.
     sql: "UPDATE proposals SET approval_mac = NULL WHERE state = 'executed';",
   },
+  {
+    version: 11,
+    name: 'proposals_by_tool_state',
+    // A changed tool definition voids that tool's open proposals: found by this index, not by
+    // reading every open proposal of every tool.
+    sql: 'CREATE INDEX proposals_by_tool_state ON proposals (tool, state);',
+  },
 ];
 
 /**

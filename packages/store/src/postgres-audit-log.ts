@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@patchbay/connector';
+import type { AuditEntry } from '@patchbay/connector/ports';
 import type { PostgresHandle } from './postgres-handle.js';
 import type { AuditLog, AuditRecord, ReplyAuditRecord } from './store.js';
 

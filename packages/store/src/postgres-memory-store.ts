@@ -8,7 +8,7 @@ import type {
   MemoryStore,
   MemoryVault,
   NewMemoryEntry,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import type { KeyringKey } from './keyring.js';
 import {
   type ContextRow,

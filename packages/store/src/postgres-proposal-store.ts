@@ -1,4 +1,4 @@
-import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector';
+import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import type { PostgresHandle } from './postgres-handle.js';
 import { type ProposalRow, proposalColumns, proposalValues, toProposal } from './proposal-rows.js';
@@ -47,13 +47,25 @@ export class PostgresProposalStore implements ProposalStore {
     return rows[0] ? toProposal(rows[0]) : undefined;
   }
 
-  /** Proposals, oldest first, optionally of one subject and/or state. */
-  async list(filter: { subject?: string; state?: ProposalState } = {}): Promise<Proposal[]> {
+  /**
+   * Proposals, oldest first, optionally of one subject, state and/or tool. One tool's proposals in
+   * one state (what a changed tool definition voids) are read through the `(tool, state)` index.
+   */
+  async list(filter: { subject?: string; state?: ProposalState; tool?: string } = {}): Promise<Proposal[]> {
+    if (filter.tool !== undefined && filter.state !== undefined && filter.subject === undefined) {
+      const { rows } = await this.handle.query<ProposalRow>(
+        'SELECT * FROM proposals WHERE tool = $1 AND state = $2 ORDER BY created_at, id',
+        [filter.tool, filter.state],
+        'patchbay_proposal_list_tool_state',
+      );
+      return rows.map(toProposal);
+    }
     const { rows } = await this.handle.query<ProposalRow>(
       `SELECT * FROM proposals
        WHERE ($1::text IS NULL OR subject = $1) AND ($2::text IS NULL OR state = $2)
+         AND ($3::text IS NULL OR tool = $3)
        ORDER BY created_at, id`,
-      [filter.subject ?? null, filter.state ?? null],
+      [filter.subject ?? null, filter.state ?? null, filter.tool ?? null],
     );
     return rows.map(toProposal);
   }

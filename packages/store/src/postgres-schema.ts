@@ -272,4 +272,10 @@ export const postgresMigrations: readonly Migration[] = [
     // As SQLite's step 10: rows executed before executing dropped the approval MAC lose it now.
     sql: "UPDATE proposals SET approval_mac = NULL WHERE state = 'executed';",
   },
+  {
+    version: 8,
+    name: 'proposals_by_tool_state',
+    // As SQLite's step 11: a changed tool's open proposals are found by index.
+    sql: 'CREATE INDEX proposals_by_tool_state ON proposals (tool, state);',
+  },
 ];

@@ -1,12 +1,12 @@
+import type { Credentials } from '@patchbay/connector';
 import {
-  type Credentials,
-  displayIdentity,
   narrowState,
   type StatusChange,
   type StoredConnection,
   type SubjectState,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
+import { displayIdentity } from '@patchbay/helpers';
 import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
 import {

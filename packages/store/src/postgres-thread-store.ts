@@ -1,4 +1,4 @@
-import type { StoredMessage, Thread } from '@patchbay/connector';
+import type { StoredMessage, Thread } from '@patchbay/connector/ports';
 import { decodeMessage, type MessageFormat } from './message-json.js';
 import type { PostgresHandle } from './postgres-handle.js';
 import type { PatchbayThreadStore } from './store.js';

@@ -1,4 +1,4 @@
-import type { StatusChange } from '@patchbay/connector';
+import type { StatusChange } from '@patchbay/connector/ports';
 import type { PgClient } from './pg-types.js';
 import { statusChannel } from './postgres-schema.js';
 import { StatusListeners, toStatusChange } from './status-listeners.js';

@@ -1,4 +1,4 @@
-import type { Proposal, ProposalState } from '@patchbay/connector';
+import type { Proposal, ProposalState } from '@patchbay/connector/ports';
 
 /** A `proposals` row as both dialects return it (same column names in SQLite and Postgres). */
 export interface ProposalRow {

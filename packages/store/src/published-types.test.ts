@@ -48,6 +48,8 @@ describe('the published type declarations', () => {
         !specifier.startsWith('./') &&
         !specifier.startsWith('node:') &&
         specifier !== '@patchbay/connector' &&
+        specifier !== '@patchbay/connector/ports' &&
+        specifier !== '@patchbay/helpers' &&
         specifier !== '@patchbay/envelope',
     );
     expect(foreign).toEqual([]);

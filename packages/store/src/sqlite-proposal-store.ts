@@ -1,8 +1,12 @@
-import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector';
+import type { Proposal, ProposalDecision, ProposalState, ProposalStore } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import { type ProposalRow, proposalColumns, proposalValues, toProposal } from './proposal-rows.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';
+
+/** One tool's proposals in one state, oldest first: served by the `(tool, state)` index (migration 11). */
+export const proposalsOfToolInStateSql =
+  'SELECT * FROM proposals WHERE tool = ? AND state = ? ORDER BY created_at, id';
 
 /**
  * Proposals in SQLite; `transition` is one conditional UPDATE under the write lock. The MAC key is
@@ -50,16 +54,26 @@ export class SqliteProposalStore implements ProposalStore {
     });
   }
 
-  /** Proposals, oldest first, optionally of one subject and/or state. */
-  async list(filter: { subject?: string; state?: ProposalState } = {}): Promise<Proposal[]> {
+  /**
+   * Proposals, oldest first, optionally of one subject, state and/or tool. One tool's proposals in
+   * one state (what a changed tool definition voids) are read through the `(tool, state)` index.
+   */
+  async list(filter: { subject?: string; state?: ProposalState; tool?: string } = {}): Promise<Proposal[]> {
     return this.handle.guard(() => {
-      const rows = this.handle
-        .prepare(
-          `SELECT * FROM proposals
-           WHERE (:subject IS NULL OR subject = :subject) AND (:state IS NULL OR state = :state)
-           ORDER BY created_at, id`,
-        )
-        .all({ subject: filter.subject ?? null, state: filter.state ?? null }) as unknown as ProposalRow[];
+      const rows = (filter.tool !== undefined && filter.state !== undefined && filter.subject === undefined
+        ? this.handle.prepare(proposalsOfToolInStateSql).all(filter.tool, filter.state)
+        : this.handle
+            .prepare(
+              `SELECT * FROM proposals
+                 WHERE (:subject IS NULL OR subject = :subject) AND (:state IS NULL OR state = :state)
+                   AND (:tool IS NULL OR tool = :tool)
+                 ORDER BY created_at, id`,
+            )
+            .all({
+              subject: filter.subject ?? null,
+              state: filter.state ?? null,
+              tool: filter.tool ?? null,
+            })) as unknown as ProposalRow[];
       return rows.map(toProposal);
     });
   }

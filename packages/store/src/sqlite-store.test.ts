@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from './migrations.js';

@@ -1,10 +1,6 @@
-import {
-  type Credentials,
-  displayIdentity,
-  type StatusChange,
-  type StoredConnection,
-  type SubjectState,
-} from '@patchbay/connector';
+import type { Credentials } from '@patchbay/connector';
+import type { StatusChange, StoredConnection, SubjectState } from '@patchbay/connector/ports';
+import { displayIdentity } from '@patchbay/helpers';
 import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
 import {

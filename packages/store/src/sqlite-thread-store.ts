@@ -1,4 +1,4 @@
-import type { StoredMessage, Thread } from '@patchbay/connector';
+import type { StoredMessage, Thread } from '@patchbay/connector/ports';
 import { decodeMessage, type MessageFormat } from './message-json.js';
 import { immediateTransaction } from './sqlite-database.js';
 import type { SqliteHandle } from './sqlite-handle.js';

@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { StatusChange } from '@patchbay/connector';
+import type { StatusChange } from '@patchbay/connector/ports';
 import { nodeSqlite } from './node-sqlite.js';
 import { StatusListeners, toStatusChange } from './status-listeners.js';
 

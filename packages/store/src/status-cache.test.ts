@@ -1,4 +1,4 @@
-import type { SubjectState } from '@patchbay/connector';
+import type { SubjectState } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { StatusCache } from './status-cache.js';
 

@@ -1,4 +1,4 @@
-import type { StoredConnection, SubjectState } from '@patchbay/connector';
+import type { StoredConnection, SubjectState } from '@patchbay/connector/ports';
 
 /** How many subjects' states a store keeps by default. */
 export const statusCacheSize = 4096;

@@ -1,4 +1,4 @@
-import type { StatusChange } from '@patchbay/connector';
+import type { StatusChange } from '@patchbay/connector/ports';
 
 /** The kinds a store announces, for checking what comes off the wire. */
 const kinds = new Set<StatusChange['kind']>([

@@ -1,13 +1,13 @@
+import type { Credentials } from '@patchbay/connector';
 import type {
   AuditSink,
   Checkpointer,
-  Credentials,
   MemoryStore,
   ProposalStore,
   SubjectState,
   ThreadStore,
   WatchableStatusSource,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import type { RotateSecretKeyOptions, RotationReport } from './keyring.js';
 
 /** A connection as listed (no credentials: listing never decrypts). */

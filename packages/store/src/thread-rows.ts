@@ -1,4 +1,4 @@
-import { messageSentAt, type StoredMessage } from '@patchbay/connector';
+import { messageSentAt, type StoredMessage } from '@patchbay/connector/ports';
 import { PatchbayError, truncateForModel } from '@patchbay/envelope';
 import { encodeMessage, type MessageFormat } from './message-json.js';
 

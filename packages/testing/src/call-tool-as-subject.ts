@@ -1,11 +1,6 @@
-import {
-  type AnyTool,
-  type Credentials,
-  invokeTool,
-  type StatusSnapshot,
-  toolAvailability,
-} from '@patchbay/connector';
+import type { AnyTool, Credentials, StatusSnapshot } from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
+import { invokeTool, toolAvailability } from '@patchbay/helpers';
 
 /** What {@link callToolAsSubject} needs beside the tool and its input. */
 export interface CallToolAsSubjectOptions {

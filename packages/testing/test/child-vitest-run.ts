@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 
 interface JsonAssertion {
   title: string;
+  ancestorTitles: string[];
   status: string;
   failureMessages: string[];
 }
@@ -19,6 +20,10 @@ export interface FixtureOutcome {
   failed: string[];
   /** How many of its tests passed. */
   passed: number;
+  /** Titles of its passed tests, sorted. */
+  passedTitles: string[];
+  /** Every test it ran, failed or not, as its outermost `describe` title and its own title. */
+  cases: { suite: string; title: string }[];
   /** How many of its tests were skipped. */
   skipped: number;
   /** Failure messages of its failed tests. */
@@ -62,6 +67,13 @@ export async function runChildVitest(config: string): Promise<(fixture: string) 
           .map((test) => test.title)
           .sort(),
         passed: count('passed').length,
+        passedTitles: count('passed')
+          .map((test) => test.title)
+          .sort(),
+        cases: file.assertionResults.map((test) => ({
+          suite: test.ancestorTitles[0] ?? '',
+          title: test.title,
+        })),
         skipped: count('skipped').length,
         messages: count('failed').flatMap((test) => test.failureMessages),
       };

@@ -1,5 +1,5 @@
-import { tooDeepMessage } from '@patchbay/connector';
 import { type Envelope, type ErrorEnvelope, failure } from '@patchbay/envelope';
+import { tooDeepMessage } from '@patchbay/helpers';
 import { refreshConnectorStatusToolName } from '@patchbay/protocol';
 import type { TurnMemoryView } from './turn-memory.js';
 import type { SkipReason } from './turn-types.js';

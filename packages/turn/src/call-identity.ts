@@ -1,4 +1,5 @@
-import { canonicalJson, type JsonSchema } from '@patchbay/connector';
+import type { JsonSchema } from '@patchbay/connector';
+import { canonicalJson } from '@patchbay/helpers';
 
 /** What the turn knows of a tool's input contract: its zod schema (connector tools) and its JSON Schema. */
 export interface ToolInputContract {

@@ -200,8 +200,9 @@ describe('runTurn against a worst-case model', () => {
     const base = await setup();
     const controller = new AbortController();
     const model = createScriptedModel(() => {
-      setTimeout(() => controller.abort(), 20);
-      return new Promise<never>(() => {}); // never answers and never looks at its signal
+      // The signal fires while the model call runs, which never answers and never looks at its signal.
+      controller.abort();
+      return new Promise<never>(() => {});
     });
     const threadStore = createInMemoryThreadStore();
     const result = await withinBound(runTurn({ ...base, model, threadStore, signal: controller.signal }));

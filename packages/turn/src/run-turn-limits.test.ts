@@ -1,5 +1,6 @@
-import { defineConnector, defineTool, maxArgumentDepth } from '@patchbay/connector';
+import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import { maxArgumentDepth } from '@patchbay/helpers';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import fc from 'fast-check';

@@ -1,4 +1,5 @@
-import { defineTool, type StatusSource } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { success } from '@patchbay/envelope';
 import { createOrchestrator, fromFunction } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { StatusSnapshot } from '@patchbay/connector';
 import { type Envelope, failure, PatchbayError, renderEnvelopeForModel, success } from '@patchbay/envelope';
-import { captureStatus, connectorStatusWire, stampMessage, toIsoSeconds } from '@patchbay/protocol';
+import { captureStatus, stampMessage, toIsoSeconds } from '@patchbay/protocol';
 import type { ModelMessage } from 'ai';
+import { type StatusView, statusViewOf } from './status-view.js';
 import { concludeTurn } from './turn-end.js';
 import type { TurnEventSink } from './turn-events.js';
 import { runSteps } from './turn-loop.js';
 import { createTurnMemory } from './turn-memory.js';
 import { readTurnMemory, recordTurnMemory, withholdTools } from './turn-memory-source.js';
 import { createTurnInstruments } from './turn-metrics.js';
-import { buildTurnPrompt } from './turn-prompt.js';
+import { buildTurnPrompt, catalogInSystemPromptOf } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
-import { type AgentView, offerTools, trackAdminPolicy, viewAgents } from './turn-tools.js';
+import { type AgentView, viewAgents } from './turn-tools.js';
 import { createTurnRecorder } from './turn-trace.js';
 import type { RunTurnOptions, TurnResult } from './turn-types.js';
 
@@ -32,6 +33,8 @@ export type {
 interface TurnStatus {
   snapshot: StatusSnapshot;
   agents: AgentView;
+  /** The block, its JSON and the tools this status offers (computed once per distinct status). */
+  view: StatusView;
   /** True when the status source failed: nothing is known, so nothing that depends on it is offered. */
   unreadable?: boolean;
 }
@@ -115,14 +118,17 @@ export async function executeTurn(
   }
   const turnOptions: RunTurnOptions = { ...options, message };
 
-  const policy = trackAdminPolicy(options.statusSource);
-  const { source } = policy;
+  const viewSettings = {
+    connectors,
+    statusBlock: options.statusBlock,
+    catalogInSystemPrompt: catalogInSystemPromptOf(turnOptions),
+  };
   const capture = async (): Promise<TurnStatus> => {
     let snapshot: StatusSnapshot;
     try {
       snapshot = await captureStatus({
         connectors,
-        source,
+        source: options.statusSource,
         subject,
         now: clock,
         ...(options.verify ? { verify: options.verify } : {}),
@@ -131,26 +137,33 @@ export async function executeTurn(
       // The turn goes on with what is known: no connector, and no MCP server or function either,
       // because the admin policy that may disable them came from the same failed read, and the gate
       // would refuse their calls on that read anyway.
+      const unknown: StatusSnapshot = {
+        subject,
+        capturedAt: toIsoSeconds(clock()),
+        connectors: {},
+        unknownConnectorIds: [],
+      };
+      const none: AgentView = { tools: [], servers: [] };
       return {
-        snapshot: { subject, capturedAt: toIsoSeconds(clock()), connectors: {}, unknownConnectorIds: [] },
-        agents: { tools: [], servers: [] },
+        snapshot: unknown,
+        agents: none,
+        view: statusViewOf(unknown, none, viewSettings),
         unreadable: true,
       };
     }
-    const agents = await viewAgents(options.orchestrator, snapshot, policy.disabledIds());
-    const captured = { snapshot, agents: withholdTools(agents, options.memory?.withheldTools) };
-    if (emit) {
-      emit({
-        type: 'status',
-        capturedAt: snapshot.capturedAt,
-        connectorStatus: wire(captured),
-        tools: offerTools(snapshot, connectors, captured.agents, options.statusBlock?.setupUrls).names,
-      });
-    }
-    return captured;
+    const agents = withholdTools(
+      await viewAgents(options.orchestrator, snapshot),
+      options.memory?.withheldTools,
+    );
+    const view = statusViewOf(snapshot, agents, viewSettings);
+    emit?.({
+      type: 'status',
+      capturedAt: snapshot.capturedAt,
+      connectorStatus: view.wire,
+      tools: view.offer.names,
+    });
+    return { snapshot, agents, view };
   };
-  const wire = ({ snapshot, agents }: TurnStatus) =>
-    connectorStatusWire(snapshot, { ...options.statusBlock, connectors, servers: agents.servers });
   let status = await capture();
   const remembered = options.memory
     ? await readTurnMemory(options.memory, subject, threadId, options.signal)
@@ -171,9 +184,8 @@ export async function executeTurn(
       subject,
       threadId,
       capturedAt: status.snapshot.capturedAt,
-      connectorStatus: wire(status),
-      exposedTools: offerTools(status.snapshot, connectors, status.agents, options.statusBlock?.setupUrls)
-        .names,
+      connectorStatus: status.view.wire,
+      exposedTools: status.view.offer.names,
     },
     instruments,
   );
@@ -205,24 +217,20 @@ export async function executeTurn(
         });
       }
       status = refreshed;
-      return success({ captured_at: status.snapshot.capturedAt, connector_status: wire(status) });
+      return success({ captured_at: status.snapshot.capturedAt, connector_status: status.view.wire });
     },
     model: options.model,
     settings,
     base: prompt.base,
     // Read again before every model call: a server that went down mid-turn loses its tools at once.
-    offer: async () =>
-      offerTools(
-        status.snapshot,
-        connectors,
-        status.unreadable
-          ? status.agents
-          : withholdTools(
-              await viewAgents(options.orchestrator, status.snapshot, policy.disabledIds()),
-              options.memory?.withheldTools,
-            ),
-        options.statusBlock?.setupUrls,
-      ),
+    offer: async () => {
+      if (status.unreadable) return status.view.offer;
+      const agents = withholdTools(
+        await viewAgents(options.orchestrator, status.snapshot),
+        options.memory?.withheldTools,
+      );
+      return statusViewOf(status.snapshot, agents, viewSettings).offer;
+    },
     stored,
     tail: [],
     emit,

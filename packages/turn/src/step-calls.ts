@@ -1,11 +1,12 @@
 import type { LanguageModelV4ToolCall } from '@ai-sdk/provider';
-import { type Connector, exceedsDepth, maxArgumentDepth } from '@patchbay/connector';
+import type { Connector } from '@patchbay/connector';
 import {
   type Envelope,
   interactiveErrorTypes,
   renderEnvelopeForModel,
   truncateForModel,
 } from '@patchbay/envelope';
+import { exceedsDepth, maxArgumentDepth } from '@patchbay/helpers';
 import { stampMessage } from '@patchbay/protocol';
 import type { AssistantContent, ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
 import { type CallAction, type CallRules, type CallState, decideCall } from './call-decision.js';
@@ -15,7 +16,7 @@ import type { StepSummary } from './step-decision.js';
 import { mediaOf, withMedia } from './tool-result-media.js';
 import type { TurnEventSink } from './turn-events.js';
 import type { TurnMemory } from './turn-memory.js';
-import { toolFacts } from './turn-tools.js';
+import { type ToolFacts, toolFacts } from './turn-tools.js';
 import type { TurnRecorder } from './turn-trace.js';
 import type { RunTurnOptions, TurnCall } from './turn-types.js';
 
@@ -78,6 +79,7 @@ async function carryOut(
   action: CallAction,
   call: LanguageModelV4ToolCall,
   state: CallState,
+  effect: ToolFacts['effect'],
   context: StepCallsContext,
 ): Promise<Pick<TurnCall, 'envelope' | 'sent' | 'skipped' | 'correlationId'>> {
   switch (action.kind) {
@@ -92,7 +94,6 @@ async function carryOut(
         (state.arguments as { value: unknown }).value,
         { subject: context.subject, correlationId, ...(context.signal ? { signal: context.signal } : {}) },
       );
-      const { effect } = toolFacts(call.toolName, context.connectors, context.orchestrator);
       context.memory.recordSent(call.toolName, state.identity, envelope, effect);
       return { envelope, sent: true, correlationId };
     }
@@ -179,14 +180,12 @@ export async function runStepCalls(
     // connector that cannot run now, answered with why (its setup page, the scope it lacks).
     const realName = shown ?? called.toolName;
     const call = realName === called.toolName ? called : { ...called, toolName: realName };
+    // Looked up once per call: the identity reads its input contract, the memory its effect.
+    const facts = toolFacts(call.toolName, context.connectors, context.orchestrator);
     const state: CallState = {
       toolName: call.toolName,
       arguments: args,
-      identity: callIdentity(
-        call.toolName,
-        { input: call.input, arguments: args },
-        toolFacts(call.toolName, context.connectors, context.orchestrator),
-      ),
+      identity: callIdentity(call.toolName, { input: call.input, arguments: args }, facts),
       positionInStep,
       cancelled: context.signal?.aborted === true,
       offered: shown !== undefined && step.offered.has(call.toolName),
@@ -202,7 +201,7 @@ export async function runStepCalls(
       toolName: call.toolName,
       ...(called.toolName !== call.toolName ? { modelToolName: called.toolName } : {}),
       arguments: args.ok ? args.value : call.input,
-      ...(await carryOut(action, call, state, context)),
+      ...(await carryOut(action, call, state, facts.effect, context)),
     };
     const owner = step.owners?.get(call.toolName);
     if (record.sent && owner !== undefined) record.owner = owner;

@@ -1,4 +1,4 @@
-import type { StoredMessage, Thread, ThreadStore } from '@patchbay/connector';
+import type { StoredMessage, Thread, ThreadStore } from '@patchbay/connector/ports';
 
 /** A {@link ThreadStore} in process memory, for tests, examples and single-process tools. */
 export function createInMemoryThreadStore<Message extends StoredMessage = StoredMessage>(

@@ -35,59 +35,86 @@ export interface TurnMemory extends TurnMemoryView {
   openRetry(failures: readonly InteractiveFailure[]): number;
 }
 
+/**
+ * The memory of one turn. A class, not closures: a turn (and every framework session) makes one, and
+ * its methods are then shared rather than made again per turn.
+ */
+class TurnMemoryState implements TurnMemory {
+  attempt = 0;
+  /** Answers already given, by call identity: an identical call is never sent twice. */
+  private readonly answered = new Map<string, Envelope>();
+  private readonly sideEffects = new Set<string>();
+  /** Open retry sequences by tool: two failed calls of one tool keep both sets of questions. */
+  private readonly pending = new Map<string, ErrorEnvelope[]>();
+  private readonly resent = new Map<string, number>();
+
+  answerFor(identity: string): Envelope | undefined {
+    return this.answered.get(identity);
+  }
+
+  sideEffectDone(toolName: string): boolean {
+    return this.sideEffects.has(toolName);
+  }
+
+  openFailuresOf(toolName: string): readonly ErrorEnvelope[] {
+    return this.pending.get(toolName) ?? [];
+  }
+
+  resentInStep(toolName: string): number {
+    return this.resent.get(toolName) ?? 0;
+  }
+
+  openFailures(): InteractiveFailure[] {
+    return [...this.pending].flatMap(([toolName, envelopes]) =>
+      envelopes.map((envelope) => ({ toolName, envelope })),
+    );
+  }
+
+  retryOpen(): boolean {
+    return this.pending.size > 0;
+  }
+
+  startStep(): void {
+    this.resent.clear();
+  }
+
+  recordSent(toolName: string, identity: string, envelope: Envelope, effect: ToolEffect | undefined): void {
+    // Counted before this call's own success is recorded: only a repeat after a done side effect is a re-send.
+    if (this.attempt > 0 && this.sideEffects.has(toolName)) {
+      this.resent.set(toolName, (this.resent.get(toolName) ?? 0) + 1);
+    }
+    this.answered.set(identity, envelope);
+    if (envelope.ok && (effect === 'write' || effect === 'destructive')) this.sideEffects.add(toolName);
+  }
+
+  closeSequences(tools: Iterable<string>): string[] {
+    const closed: string[] = [];
+    for (const tool of [...tools]) {
+      const open = this.pending.get(tool);
+      if (!open?.length) continue;
+      open.shift();
+      if (open.length === 0) this.pending.delete(tool);
+      closed.push(tool);
+    }
+    return closed;
+  }
+
+  openRetry(failures: readonly InteractiveFailure[]): number {
+    const failedNow = new Map<string, ErrorEnvelope[]>();
+    for (const { toolName, envelope } of failures) {
+      failedNow.set(toolName, [...(failedNow.get(toolName) ?? []), envelope]);
+    }
+    let opened = 0;
+    for (const [tool, envelopes] of failedNow) {
+      opened += Math.max(0, envelopes.length - (this.pending.get(tool)?.length ?? 0));
+      this.pending.set(tool, envelopes);
+    }
+    this.attempt += 1;
+    return opened;
+  }
+}
+
 /** Creates the empty memory of a new turn. */
 export function createTurnMemory(): TurnMemory {
-  let attempt = 0;
-  /** Answers already given, by call identity: an identical call is never sent twice. */
-  const answered = new Map<string, Envelope>();
-  const sideEffects = new Set<string>();
-  /** Open retry sequences by tool: two failed calls of one tool keep both sets of questions. */
-  const pending = new Map<string, ErrorEnvelope[]>();
-  const resent = new Map<string, number>();
-
-  return {
-    get attempt() {
-      return attempt;
-    },
-    answerFor: (identity) => answered.get(identity),
-    sideEffectDone: (toolName) => sideEffects.has(toolName),
-    openFailuresOf: (toolName) => pending.get(toolName) ?? [],
-    resentInStep: (toolName) => resent.get(toolName) ?? 0,
-    openFailures: () =>
-      [...pending].flatMap(([toolName, envelopes]) => envelopes.map((envelope) => ({ toolName, envelope }))),
-    retryOpen: () => pending.size > 0,
-    startStep() {
-      resent.clear();
-    },
-    recordSent(toolName, identity, envelope, effect) {
-      // Counted before this call's own success is recorded: only a repeat after a done side effect is a re-send.
-      if (attempt > 0 && sideEffects.has(toolName)) resent.set(toolName, (resent.get(toolName) ?? 0) + 1);
-      answered.set(identity, envelope);
-      if (envelope.ok && (effect === 'write' || effect === 'destructive')) sideEffects.add(toolName);
-    },
-    closeSequences(tools) {
-      const closed: string[] = [];
-      for (const tool of [...tools]) {
-        const open = pending.get(tool);
-        if (!open?.length) continue;
-        open.shift();
-        if (open.length === 0) pending.delete(tool);
-        closed.push(tool);
-      }
-      return closed;
-    },
-    openRetry(failures) {
-      const failedNow = new Map<string, ErrorEnvelope[]>();
-      for (const { toolName, envelope } of failures) {
-        failedNow.set(toolName, [...(failedNow.get(toolName) ?? []), envelope]);
-      }
-      let opened = 0;
-      for (const [tool, envelopes] of failedNow) {
-        opened += Math.max(0, envelopes.length - (pending.get(tool)?.length ?? 0));
-        pending.set(tool, envelopes);
-      }
-      attempt += 1;
-      return opened;
-    },
-  };
+  return new TurnMemoryState();
 }

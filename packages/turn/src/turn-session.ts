@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import { canonicalJson, type StatusSnapshot, type StatusSource } from '@patchbay/connector';
+import type { StatusSnapshot } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { type Envelope, failure, interactiveErrorTypes, success } from '@patchbay/envelope';
+import { canonicalJson } from '@patchbay/helpers';
 import {
-  buildSystemPrompt,
   type ConnectorStatusWire,
   captureStatus,
-  connectorStatusWire,
   refreshConnectorStatusTool,
   renderTurnContext,
   toIsoSeconds,
@@ -17,19 +17,13 @@ import { callIdentity } from './call-identity.js';
 import { mapModelToolNames } from './model-tool-names.js';
 import { askUserReply, buildRetryGuidance, type InteractiveFailure, questionsOf } from './retry-guidance.js';
 import { statusUnreadableNote } from './run-turn.js';
+import { type StatusView, statusViewOf } from './status-view.js';
 import { modelOutputOf, parseArguments } from './step-calls.js';
 import { decideAfterStep } from './step-decision.js';
 import { createTurnMemory } from './turn-memory.js';
-import { defaultIdentity } from './turn-prompt.js';
+import { staticPromptOf } from './turn-prompt.js';
 import { resolveTurnSettings } from './turn-settings.js';
-import {
-  type AgentView,
-  offerTools,
-  type ToolOffer,
-  toolFacts,
-  trackAdminPolicy,
-  viewAgents,
-} from './turn-tools.js';
+import { type AgentView, type ToolOffer, toolFacts, viewAgents } from './turn-tools.js';
 import type { RetryOptions, RunTurnOptions, SkipReason, TurnCall } from './turn-types.js';
 
 /** The orchestrator a session drives: the turn's, plus the approval calls a framework's approval step needs. */
@@ -189,34 +183,62 @@ export interface TurnSession {
   readonly calls: readonly TurnCall[];
 }
 
-/** Built system prompts by connector list, then identity and catalog: a session per request need not rebuild one. */
-const staticPrompts = new WeakMap<TurnSessionOptions['connectors'], Map<string, string>>();
+/** Every tool a deployment could offer, under the names the model is shown. */
+interface EveryTool {
+  /** The registry's tools it was built from (compared by identity). */
+  registered: readonly { name: string }[];
+  tools: SessionTool[];
+  /** Model name → real name. */
+  toReal: ReadonlyMap<string, string>;
+}
+
+/** {@link EveryTool} by orchestrator, then by connector list: a session per request need not build it. */
+const everyToolCache = new WeakMap<object, WeakMap<TurnSessionOptions['connectors'], EveryTool>>();
+
+const sameTools = (left: readonly object[], right: readonly object[]) =>
+  left.length === right.length && left.every((tool, index) => tool === right[index]);
 
 /**
- * The static system prompt of a deployment: the same for every session of the same connectors,
- * identity and catalog choice (it is byte-stable by design), so it is built once per combination
- * (~25 µs saved per session, measured).
+ * Every connector tool, every tool of the orchestrator's other agents and the refresh tool, sorted
+ * by the name the model is shown (mapped where model APIs would refuse the real one). Approval as
+ * the gate decides it now; checked again whenever the list is reused.
  */
-function staticPromptOf(
+function everyToolOf(
   connectors: TurnSessionOptions['connectors'],
-  identity: string | undefined,
-  catalog: boolean,
-): string {
-  let built = staticPrompts.get(connectors);
-  if (!built) {
-    built = new Map();
-    staticPrompts.set(connectors, built);
-  }
-  const key = `${catalog ? 'catalog' : 'plain'}\u0000${identity ?? ''}`;
-  let prompt = built.get(key);
-  if (prompt === undefined) {
-    prompt = buildSystemPrompt({
-      identity: identity ?? defaultIdentity,
-      ...(catalog ? { catalog: connectors } : {}),
+  registered: ReturnType<NonNullable<SessionOrchestrator['listTools']>>,
+  needsApproval: (realName: string) => boolean,
+): EveryTool {
+  const everything = new Map<string, { name: string; description?: string; inputSchema: JSONSchema7 }>();
+  const connectorTools = connectors.flatMap((connector) =>
+    connector.tools.map((tool) => ({ ...tool, connectorId: tool.connectorId ?? connector.id })),
+  );
+  for (const definition of toLanguageModelTools(connectorTools)) everything.set(definition.name, definition);
+  for (const tool of registered) {
+    if (tool.connectorId !== undefined || everything.has(tool.name)) continue;
+    everything.set(tool.name, {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputJsonSchema as JSONSchema7,
     });
-    built.set(key, prompt);
   }
-  return prompt;
+  for (const definition of toLanguageModelTools([refreshConnectorStatusTool])) {
+    everything.set(definition.name, definition);
+  }
+  // Registered once by the framework under the names the model may call (mapped where needed).
+  const { toModel } = mapModelToolNames(everything.keys());
+  const toReal = new Map<string, string>();
+  for (const [real, shown] of toModel) toReal.set(shown, real);
+  const tools = [...everything.values()]
+    .map(
+      (definition): SessionTool => ({
+        name: toModel.get(definition.name)!,
+        description: definition.description ?? '',
+        inputJsonSchema: definition.inputSchema,
+        needsApproval: needsApproval(definition.name),
+      }),
+    )
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { registered, tools, toReal };
 }
 
 /** The turn's rules, for frameworks that own their loop: status per step, offers, the call table, the gate. */
@@ -232,8 +254,6 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   const memory = createTurnMemory();
   const calls: TurnCall[] = [];
   const emit = options.onEvent ?? (() => {});
-  const policy = trackAdminPolicy(options.statusSource);
-  const { source } = policy;
   let step = -1;
   let positionInStep = 0;
   let stepFailures: InteractiveFailure[] = [];
@@ -243,6 +263,12 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   let offer: ToolOffer | undefined;
   let snapshot: StatusSnapshot | undefined;
   let agents: AgentView | undefined;
+  let view: StatusView | undefined;
+  const viewSettings = {
+    connectors,
+    statusBlock: options.statusBlock,
+    catalogInSystemPrompt: options.catalog === true,
+  };
 
   const systemPrompt =
     options.systemPrompt ?? staticPromptOf(connectors, options.identity, options.catalog === true);
@@ -252,8 +278,15 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     inputJsonSchema: definition.inputSchema,
     needsApproval: orchestrator.needsApproval?.(realNameOf(definition.name) ?? definition.name) ?? false,
   });
-  const wire = () =>
-    connectorStatusWire(snapshot!, { ...options.statusBlock, connectors, servers: agents!.servers });
+  /** The session tools of the last offer: built again only when the offer (the status) changed. */
+  let defined: { offer: ToolOffer; tools: SessionTool[] } | undefined;
+  const sessionToolsOf = (current: ToolOffer): SessionTool[] => {
+    if (defined?.offer === current && defined.tools.every(sameApproval)) return defined.tools;
+    defined = { offer: current, tools: current.tools.map(toSessionTool) };
+    return defined.tools;
+  };
+  const sameApproval = (tool: SessionTool) =>
+    tool.needsApproval === (orchestrator.needsApproval?.(realNameOf(tool.name) ?? tool.name) ?? false);
 
   /**
    * Captures status. When the status source fails, the step goes on with what can be known (seed
@@ -265,21 +298,27 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
     try {
       snapshot = await captureStatus({
         connectors,
-        source,
+        source: options.statusSource,
         subject,
         now: clock,
         ...(options.verify ? { verify: options.verify } : {}),
       });
-      agents = await viewAgents(orchestrator, snapshot, policy.disabledIds());
+      agents = await viewAgents(orchestrator, snapshot);
     } catch {
       readable = false;
       snapshot = { subject, capturedAt: toIsoSeconds(clock()), connectors: {}, unknownConnectorIds: [] };
       agents = { tools: [], servers: [] };
     }
-    offer = offerTools(snapshot, connectors, agents, options.statusBlock?.setupUrls);
-    // Only for a listener: the wire is built again for the plan, and nobody reads it otherwise.
+    // The block, its JSON and the offer follow from the status: computed once per distinct status.
+    view = statusViewOf(snapshot, agents, viewSettings);
+    offer = view.offer;
     if (options.onEvent) {
-      emit({ type: 'status', capturedAt: snapshot!.capturedAt, connectorStatus: wire(), tools: offer.names });
+      emit({
+        type: 'status',
+        capturedAt: snapshot.capturedAt,
+        connectorStatus: view.wire,
+        tools: offer.names,
+      });
     }
     return readable;
   }
@@ -414,7 +453,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
   }
 
   /** Every model name the session has shown (offers and `allTools`) → the real name. */
-  const shownNames = new Map<string, string>();
+  let shownNames: ReadonlyMap<string, string> = new Map();
   const realNameOf = (name: string): string | undefined => offer?.toReal.get(name) ?? shownNames.get(name);
 
   const session: TurnSession = {
@@ -435,20 +474,15 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       stepSucceeded = [];
       memory.startStep();
       const readable = await capture();
-      const definitions = offer!.tools.map(toSessionTool);
       plan = {
         index: step,
         capturedAt: snapshot!.capturedAt,
         context:
-          renderTurnContext(snapshot!, {
-            ...options.statusBlock,
-            connectors,
-            servers: agents!.servers,
-            catalogInSystemPrompt: options.catalog === true,
-          }) + (readable ? '' : `\n${statusUnreadableNote}`),
-        connectorStatus: wire(),
+          renderTurnContext(snapshot!, { connectors, statusJson: view!.contextJson }) +
+          (readable ? '' : `\n${statusUnreadableNote}`),
+        connectorStatus: view!.wire,
         activeTools: askUser ? [] : offer!.tools.map((tool) => tool.name),
-        tools: askUser ? [] : definitions,
+        tools: askUser ? [] : sessionToolsOf(offer!),
         ...(askUser ? { askUser } : {}),
       };
       return plan;
@@ -487,10 +521,10 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
         });
       }
       if (action.kind === 'refresh_status') {
-        const before = { snapshot, agents, offer };
+        const before = { snapshot, agents, offer, view };
         if (!(await capture())) {
           // What was read earlier this step stays: a failed refresh is no reason to know less.
-          ({ snapshot, agents, offer } = before);
+          ({ snapshot, agents, offer, view } = before);
           return record(toolName, toolCallId, input, {
             envelope: failure('tool_unavailable', {
               userMessage: 'Connector status could not be read just now. Try again shortly.',
@@ -500,7 +534,7 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
           });
         }
         return record(toolName, toolCallId, input, {
-          envelope: success({ captured_at: snapshot!.capturedAt, connector_status: wire() }),
+          envelope: success({ captured_at: snapshot!.capturedAt, connector_status: view!.wire }),
           sent: true,
         });
       }
@@ -591,29 +625,27 @@ export function createTurnSession(options: TurnSessionOptions): TurnSession {
       return orchestrator.needsApproval?.(realNameOf(calledName) ?? calledName) ?? false;
     },
     async allTools() {
-      const everything = new Map<string, { name: string; description?: string; inputSchema: JSONSchema7 }>();
-      const connectorTools = connectors.flatMap((connector) =>
-        connector.tools.map((tool) => ({ ...tool, connectorId: tool.connectorId ?? connector.id })),
-      );
-      for (const definition of toLanguageModelTools(connectorTools))
-        everything.set(definition.name, definition);
-      for (const tool of orchestrator.listTools?.() ?? []) {
-        if (tool.connectorId !== undefined || everything.has(tool.name)) continue;
-        everything.set(tool.name, {
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputJsonSchema as JSONSchema7,
-        });
+      // What the deployment could offer changes only when the registry does: built once per tool list.
+      const registered = orchestrator.listTools?.() ?? [];
+      let byConnectors = everyToolCache.get(orchestrator);
+      if (!byConnectors) {
+        byConnectors = new WeakMap();
+        everyToolCache.set(orchestrator, byConnectors);
       }
-      for (const definition of toLanguageModelTools([refreshConnectorStatusTool])) {
-        everything.set(definition.name, definition);
+      let every = byConnectors.get(connectors);
+      if (!every || !sameTools(every.registered, registered)) {
+        every = everyToolOf(connectors, registered, (name) => orchestrator.needsApproval?.(name) ?? false);
+        byConnectors.set(connectors, every);
       }
-      // Registered once by the framework under the names the model may call (mapped where needed).
-      const { toModel } = mapModelToolNames(everything.keys());
-      for (const [real, shown] of toModel) shownNames.set(shown, real);
-      return [...everything.values()]
-        .map((definition) => toSessionTool({ ...definition, name: toModel.get(definition.name)! }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      shownNames = every.toReal;
+      if (!every.tools.every(sameApproval)) {
+        // The gate decides approvals differently now (an agent's trust changed): asked again.
+        every.tools = every.tools.map((tool) => ({
+          ...tool,
+          needsApproval: orchestrator.needsApproval?.(realNameOf(tool.name) ?? tool.name) ?? false,
+        }));
+      }
+      return [...every.tools];
     },
   };
   return session;

@@ -1,13 +1,7 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import {
-  type Connector,
-  type StatusSnapshot,
-  type StatusSource,
-  type ToolEffect,
-  toolAvailability,
-  toolDescriptionForModel,
-} from '@patchbay/connector';
+import type { Connector, StatusSnapshot, ToolEffect } from '@patchbay/connector';
 import type { Envelope } from '@patchbay/envelope';
+import { toolAvailability, toolDescriptionForModel } from '@patchbay/helpers';
 import type { Agent, AgentHealth, AgentTool } from '@patchbay/orchestrator';
 import {
   exposedTools,
@@ -55,15 +49,38 @@ type TurnOrchestrator = RunTurnOptions['orchestrator'];
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** Routed tools per agent: a manifest tool counts only if the registry routes that name to that agent. */
+/** The last routing read per orchestrator, with the registry lists it was read from. */
+const routings = new WeakMap<
+  object,
+  { tools: readonly AgentTool[]; agents: readonly Agent[]; routed: Map<Agent, AgentTool[]> }
+>();
+
+const sameItems = (left: readonly object[], right: readonly object[]) =>
+  left.length === right.length && left.every((item, index) => item === right[index]);
+
+/**
+ * Routed tools per agent, read again only when the registry's tools or agents changed (they are
+ * compared by identity: the registry keeps its objects until an agent's tools change). The turn
+ * reads it before every model call; most steps find the registry as it was.
+ */
 function routedToolsOf(orchestrator: TurnOrchestrator): Map<Agent, AgentTool[]> {
+  if (!orchestrator.listAgents || !orchestrator.listTools) return new Map();
+  const tools = orchestrator.listTools();
+  const agents = orchestrator.listAgents();
+  const last = routings.get(orchestrator);
+  if (last && sameItems(last.tools, tools) && sameItems(last.agents, agents)) return last.routed;
+  const routed = readRouting(tools, agents);
+  routings.set(orchestrator, { tools, agents, routed });
+  return routed;
+}
+
+/** Routed tools per agent: a manifest tool counts only if the registry routes that name to that agent. */
+function readRouting(tools: readonly AgentTool[], agents: readonly Agent[]): Map<Agent, AgentTool[]> {
   const result = new Map<Agent, AgentTool[]>();
-  if (!orchestrator.listAgents || !orchestrator.listTools) return result;
-  const routed = new Map(orchestrator.listTools().map((tool) => [tool.name, tool]));
+  const routed = new Map(tools.map((tool) => [tool.name, tool]));
   const claimed = new Set<string>();
   // The registry keeps the definition object the owner's manifest returned: identity finds the owner.
   // Agents that build fresh objects per manifest fall back to the first declarer.
-  const agents = orchestrator.listAgents();
   const manifests = new Map<Agent, ReturnType<Agent['manifest']> | undefined>();
   for (const agent of agents) {
     try {
@@ -103,45 +120,17 @@ async function healthOf(agent: Agent, orchestrator: TurnOrchestrator): Promise<A
 }
 
 /**
- * A status source that also keeps the subject's admin-disabled ids from its latest read: the admin
- * policy covers MCP servers and functions by name too, and is read in the same load as the status,
- * never in a second round trip. A failed read forgets them (what the policy says is then unknown).
- */
-export function trackAdminPolicy(statusSource: StatusSource): {
-  source: StatusSource;
-  disabledIds(): ReadonlySet<string>;
-} {
-  let disabled: ReadonlySet<string> = new Set();
-  return {
-    source: {
-      async load(subject) {
-        try {
-          const state = await statusSource.load(subject);
-          disabled = new Set(state.disabledConnectorIds);
-          return state;
-        } catch (error) {
-          disabled = new Set();
-          throw error;
-        }
-      },
-      markRateLimited: (...args) => statusSource.markRateLimited(...args),
-      markInvalidCredentials: (...args) => statusSource.markInvalidCredentials(...args),
-    },
-    disabledIds: () => disabled,
-  };
-}
-
-/**
  * Reads the orchestrator's function and MCP agents for one subject: the tools that can run now
  * (agent up, not admin-disabled, `requires` connected) and the MCP servers for the status block.
- * An MCP server disabled by an admin (its name in the subject's disabled ids) or stopped (never
- * started, `autoStart: false`, stopped by an operator) is left out of both, as a disabled connector is.
+ * An MCP server disabled by an admin (its name in the snapshot's `disabledIds`, read in the same
+ * load as the status, never in a second round trip) or stopped (never started, `autoStart: false`,
+ * stopped by an operator) is left out of both, as a disabled connector is.
  */
 export async function viewAgents(
   orchestrator: TurnOrchestrator,
   snapshot: StatusSnapshot,
-  disabledIds: ReadonlySet<string>,
 ): Promise<AgentView> {
+  const disabledIds = snapshot.disabledIds ?? [];
   const view: AgentView = { tools: [], servers: [] };
   const routed = routedToolsOf(orchestrator);
   const agents = [...routed.keys()];
@@ -151,7 +140,7 @@ export async function viewAgents(
   }
   const healths = await Promise.all(agents.map((agent) => healthOf(agent, orchestrator)));
   agents.forEach((agent, index) => {
-    if (disabledIds.has(agent.id)) return;
+    if (disabledIds.includes(agent.id)) return;
     const health = healths[index]!;
     const runnable = (routed.get(agent) ?? []).filter(
       (tool) =>
@@ -285,7 +274,7 @@ export function toolFacts(
 }
 
 /** For each tool of an installed, not admin-disabled connector that is not offered: the gate's answer. */
-function whyNotOffered(
+export function whyNotOffered(
   snapshot: StatusSnapshot,
   connectors: readonly Connector[],
   offered: ReadonlyMap<string, string>,

@@ -1,6 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4FinishReason, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { Meter } from '@opentelemetry/api';
-import type { Connector, StatusSource, Thread, ThreadStore } from '@patchbay/connector';
+import type { Connector } from '@patchbay/connector';
+import type { StatusSource, Thread, ThreadStore } from '@patchbay/connector/ports';
 import type { Envelope } from '@patchbay/envelope';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import type {

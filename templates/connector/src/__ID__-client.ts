@@ -1,4 +1,5 @@
-import { type ConnectorSettings, createHttpClient, type HttpClient } from '@patchbay/connector';
+import type { ConnectorSettings } from '@patchbay/connector';
+import { createHttpClient, type HttpClient } from '@patchbay/helpers';
 import { map__Name__Error } from './__ID__-errors.js';
 
 /** Where the __NAME__ API lives unless `baseUrl` says otherwise. TODO(connector author): the real base URL. */

@@ -1,5 +1,5 @@
-import type { HttpRequest } from '@patchbay/connector';
 import { HttpError } from '@patchbay/envelope';
+import type { HttpRequest } from '@patchbay/helpers';
 
 /** The error body __NAME__ sends. TODO(connector author): the shape the service documents. */
 interface __Name__ErrorBody {

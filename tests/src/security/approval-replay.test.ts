@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import type { Envelope } from '@patchbay/envelope';
 import { createOrchestrator, fromFunction, type Orchestrator } from '@patchbay/orchestrator';
 import type { PatchbayStore } from '@patchbay/store';

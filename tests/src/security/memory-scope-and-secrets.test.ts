@@ -1,4 +1,4 @@
-import type { MemoryStore } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import {
   builtInPromptLoader,
   createMemoryAgent,

@@ -1,5 +1,6 @@
-import { defineTool, type HttpClient } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import type { HttpClient } from '@patchbay/helpers';
 import { z } from 'zod';
 import { type GithubIssue, summarizeIssue } from '../github-issue.js';
 import { repositoryFields, repositoryPath } from '../github-repository.js';

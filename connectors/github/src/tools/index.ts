@@ -1,4 +1,5 @@
-import type { AnyTool, HttpClient } from '@patchbay/connector';
+import type { AnyTool } from '@patchbay/connector';
+import type { HttpClient } from '@patchbay/helpers';
 import { createGithubCloseIssue } from './close-issue.js';
 import { createGithubCommentOnIssue } from './comment-on-issue.js';
 import { createGithubCreateIssue } from './create-issue.js';

@@ -1,4 +1,4 @@
-import type { Proposal } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import { type Envelope, PatchbayError } from '@patchbay/envelope';
 import { CliError } from '../cli-error.js';
 import type { Command } from '../command.js';

@@ -47,7 +47,7 @@ export const callCommand: Command = {
       if (session.sharedBy) {
         // The gateway and runTurn serve a shared name from no server; running the first one found
         // would make the same call mean different things depending on how it is made.
-        const { sharedToolNameMessage } = await import('@patchbay/mcp');
+        const { sharedToolNameMessage } = await import('@patchbay/mcp/internal');
         return failure('tool_unavailable', { userMessage: sharedToolNameMessage(tool!, session.sharedBy) });
       }
       owner = orchestrator.ownerOf(tool!);

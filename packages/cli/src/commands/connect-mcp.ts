@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { McpServerConfig } from '@patchbay/mcp';
+import type { McpServerConfig } from '@patchbay/mcp/client';
 import { usageError } from '../cli-error.js';
 import type { CommandValues } from '../command.js';
 import { type ExitCode, exitCodes } from '../exit-codes.js';
@@ -14,7 +14,7 @@ export async function findMcpServer(
 ): Promise<McpServerConfig | undefined> {
   const path = mcpServersPath(runtime, explicitPath);
   if (!path) return undefined;
-  const { loadMcpServersConfig } = await import('@patchbay/mcp');
+  const { loadMcpServersConfig } = await import('@patchbay/mcp/client');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
   return config.servers.find((server) => server.name === name);
 }
@@ -64,7 +64,7 @@ export async function connectMcpServer(
     );
   }
   const timeoutMs = timeoutOf(values);
-  const { authorizeMcpServer } = await import('@patchbay/mcp');
+  const { authorizeMcpServer } = await import('@patchbay/mcp/client');
   const { subject } = runtime.settings;
   const store = runtime.store();
   const abort = new AbortController();

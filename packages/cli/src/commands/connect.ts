@@ -1,11 +1,6 @@
-import {
-  type Connector,
-  type Credentials,
-  displayIdentity,
-  secretCredentialValues,
-  type VerifyResult,
-} from '@patchbay/connector';
+import type { Connector, Credentials, VerifyResult } from '@patchbay/connector';
 import { redactString } from '@patchbay/envelope';
+import { displayIdentity, secretCredentialValues } from '@patchbay/helpers';
 import { usageError } from '../cli-error.js';
 import type { Command, CommandValues } from '../command.js';
 import { exitCodes } from '../exit-codes.js';

@@ -22,7 +22,7 @@ export async function connectorStatusItems(
   // Loaded on demand: the protocol package (and its tokenizer) is only needed by status commands.
   const [{ captureStatus, connectorStatusWire }, { displayIdentity }] = await Promise.all([
     import('@patchbay/protocol'),
-    import('@patchbay/connector'),
+    import('@patchbay/helpers'),
   ]);
   const connectors = await runtime.connectors();
   const store = runtime.store();

@@ -23,7 +23,7 @@ export async function mcpServerViews(
   path: string,
   subject: string,
 ): Promise<McpServerView[]> {
-  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp');
+  const { createMcpAgents, loadMcpServersConfig } = await import('@patchbay/mcp/client');
   const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
   const agents = createMcpAgents(config, {
     oauth: { store: runtime.store(), subject },

@@ -70,7 +70,7 @@ export const mcpCommand: Command = {
   },
   positionals: { required: [] },
   async run(runtime, values) {
-    const { createMcpGateway, isLoopbackHost, serveMcpGatewayHttp } = await import('@patchbay/mcp');
+    const { createMcpGateway, isLoopbackHost, serveMcpGatewayHttp } = await import('@patchbay/mcp/gateway');
     const { createOrchestrator } = await import('@patchbay/orchestrator');
     const http = values.http === true;
     const allowOrigins = values['allow-origin'] as string[] | undefined;
@@ -156,7 +156,7 @@ export const mcpCommand: Command = {
         await untilStopped();
         await served.close();
       } else {
-        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+        const { StdioServerTransport } = await import('../sdk.js');
         const stdin = runtime.streams.stdin as unknown as Readable;
         const gateway = createMcpGateway(gatewayOptions);
         const stopped = untilStopped((stop) => {

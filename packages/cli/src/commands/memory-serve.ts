@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { MemoryStore } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import { CliError, usageError } from '../cli-error.js';
 import type { CommandValues } from '../command.js';
 import { type ExitCode, exitCodes } from '../exit-codes.js';
@@ -17,7 +17,7 @@ export async function serveMemory(
   values: CommandValues,
 ): Promise<ExitCode> {
   const { createMemoryServer, serveMemoryHttp } = await import('@patchbay/memory');
-  const { isLoopbackHost } = await import('@patchbay/mcp');
+  const { isLoopbackHost } = await import('@patchbay/mcp/gateway');
   const http = values.http === true;
   if (!http && (values.port !== undefined || values.host !== undefined)) {
     throw usageError('--port and --host apply to --http only.');
@@ -51,7 +51,7 @@ export async function serveMemory(
   // stdout carries protocol messages only.
   console.log = console.error;
   console.info = console.error;
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { StdioServerTransport } = await import('../sdk.js');
   const stdin = runtime.streams.stdin as unknown as Readable;
   const server = createMemoryServer(options);
   const stopped = untilStopped((stop) => {

@@ -1,4 +1,4 @@
-import type { MemoryRecord, MemoryStore } from '@patchbay/connector';
+import type { MemoryRecord, MemoryStore } from '@patchbay/connector/ports';
 import type { ForgettingMemoryStore } from '@patchbay/store';
 import { CliError, usageError } from '../cli-error.js';
 import type { Command } from '../command.js';

@@ -19,7 +19,7 @@ async function policyTarget(
   } catch (error) {
     const path = mcpServersPath(runtime, mcpConfig);
     if (path) {
-      const { loadMcpServersConfig } = await import('@patchbay/mcp');
+      const { loadMcpServersConfig } = await import('@patchbay/mcp/client');
       const config = await loadMcpServersConfig(path, { environment: runtime.settings.env });
       if (config.servers.some((server) => server.name === id)) return 'server';
     }

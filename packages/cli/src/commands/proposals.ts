@@ -1,4 +1,4 @@
-import type { ProposalState } from '@patchbay/connector';
+import type { ProposalState } from '@patchbay/connector/ports';
 import { usageError } from '../cli-error.js';
 import type { Command } from '../command.js';
 import { exitCodes } from '../exit-codes.js';

@@ -1,5 +1,3 @@
-import type { canonicalJson } from '../canonical-json.js';
-
 /**
  * Lifecycle of an approval proposal. Single use: `approved` becomes `executed` once the call ran
  * (dropping the approval's MAC, so the row cannot be edited back into an approval); a call that
@@ -18,7 +16,7 @@ export interface Proposal {
   tool: string;
   /** The exact arguments the model proposed. */
   args: unknown;
-  /** Hex SHA-256 of {@link canonicalJson} of `args`; approving runs only this exact call. */
+  /** Hex SHA-256 of canonical JSON (`canonicalJson` of `@patchbay/helpers`) of `args`; approving runs only this exact call. */
   argsHash: string;
   /** ISO time of creation. */
   createdAt: string;
@@ -73,8 +71,11 @@ export interface ProposalStore {
   create(proposal: Proposal): Promise<void>;
   /** The proposal with this id, or undefined. */
   get(id: string): Promise<Proposal | undefined>;
-  /** Proposals matching every given filter field, in no promised order. */
-  list(filter?: { subject?: string; state?: ProposalState }): Promise<Proposal[]>;
+  /**
+   * Proposals matching every given filter field, in no promised order. `tool` lets the gate expire
+   * and look up one tool's proposals without reading every proposal (stores index it).
+   */
+  list(filter?: { subject?: string; state?: ProposalState; tool?: string }): Promise<Proposal[]>;
   /**
    * Moves a proposal from `from` to `to` only if it is still in `from`. A move to `approved` or
    * `rejected` writes the decision fields (and `approvalMac` for `approved`); a move to `executed`

@@ -1,16 +1,36 @@
 import type { ServerResponse } from 'node:http';
-import type { Connector, Proposal, ProposalState } from '@patchbay/connector';
-import { PatchbayError, redactValue } from '@patchbay/envelope';
+import type { Connector } from '@patchbay/connector';
+import type { Proposal, ProposalState } from '@patchbay/connector/ports';
+import { PatchbayError, type PatchbayErrorCode, redactValue } from '@patchbay/envelope';
 import type { ConsoleBackend } from './backend.js';
 import type { LiveFeed } from './live-feed.js';
 
-/** An HTTP error the server answers with its status and a readable message. */
-export class ConsoleHttpError extends Error {
+/** The code of a {@link ConsoleHttpError} by its HTTP status, for logs and `PatchbayError` checks. */
+const codeOfStatus: Readonly<Record<number, PatchbayErrorCode>> = {
+  400: 'invalid_arguments',
+  403: 'permission_denied',
+  404: 'not_found',
+  405: 'invalid_usage',
+  409: 'conflict',
+  413: 'invalid_arguments',
+  415: 'invalid_arguments',
+};
+
+/**
+ * An HTTP error the server answers with its status and a readable message. A `PatchbayError` like
+ * every error Patchbay throws, with a code that follows the status (`not_found` for 404, …).
+ */
+export class ConsoleHttpError extends PatchbayError {
+  /** Brand of `ConsoleHttpError`; see `PatchbayError.isInstance`. */
+  static override readonly brand: symbol = Symbol.for('patchbay.error.console_http');
+
   constructor(
     readonly status: number,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(codeOfStatus[status] ?? 'internal_error', message, options);
+    this.name = 'ConsoleHttpError';
   }
 }
 

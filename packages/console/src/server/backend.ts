@@ -1,4 +1,5 @@
-import type { Connector, Credentials, Proposal } from '@patchbay/connector';
+import type { Connector, Credentials } from '@patchbay/connector';
+import type { Proposal } from '@patchbay/connector/ports';
 import type { Envelope } from '@patchbay/envelope';
 import type { PatchbayStore } from '@patchbay/store';
 

@@ -266,7 +266,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         response.end();
         return;
       }
-      if (error instanceof ConsoleHttpError) {
+      if (ConsoleHttpError.isInstance(error)) {
         sendJson(response, error.status, { error: error.message });
         return;
       }

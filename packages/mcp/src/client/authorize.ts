@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PatchbayError } from '@patchbay/envelope';
+import {
+  type Client,
+  loadClient,
+  loadStreamableHttpClient,
+  loadUnauthorizedError,
+  type StreamableHTTPClientTransport,
+} from '../sdk.js';
 import type { McpHttpServerConfig, McpServerConfig } from './config.js';
 import { type McpOAuthOptions, StoredOAuthProvider } from './oauth-provider.js';
 import { listAllTools } from './tool-discovery.js';
@@ -184,6 +188,11 @@ export async function authorizeMcpServer(
   });
   const clients: Client[] = [];
   let lastTransport: StreamableHTTPClientTransport | undefined;
+  const [Client, { StreamableHTTPClientTransport }, UnauthorizedError] = await Promise.all([
+    loadClient(),
+    loadStreamableHttpClient(),
+    loadUnauthorizedError(),
+  ]);
   const connectOnce = async () => {
     const client = new Client(clientInfo, { capabilities: {} });
     clients.push(client);

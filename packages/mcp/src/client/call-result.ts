@@ -1,6 +1,3 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Envelope,
   type ErrorEnvelope,
@@ -9,6 +6,8 @@ import {
   success,
   toEnvelope,
 } from '@patchbay/envelope';
+import type { CallToolResult } from '../sdk.js';
+import { ErrorCode, isStreamableHttpError, McpError } from '../sdk.js';
 
 /** What a failed call means for the retry rule: only connection and timeout failures may be retried. */
 export type CallFailureKind = 'connection' | 'timeout' | 'cancelled' | 'other';
@@ -111,7 +110,7 @@ export function envelopeFromResult(result: CallToolResult, server: string): Enve
 function isConnectionError(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
   // 404 on a streamable HTTP session means the server forgot it (restarted): reconnect.
-  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (isStreamableHttpError(error)) return error.code === 404;
   if (!(error instanceof Error)) return false;
   if (/not connected/i.test(error.message)) return true;
   const envelope = toEnvelope(error);
@@ -194,7 +193,7 @@ export function envelopeFromError(
       userMessage: `The MCP server "${server}" failed: ${shorten(error.message)}`,
     });
   }
-  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+  if (isStreamableHttpError(error) && error.code !== undefined) {
     if (error.code === 401)
       return failure('invalid_credentials', {
         userMessage: `The MCP server "${server}" rejected the credentials.`,

@@ -1,13 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { PatchbayError } from '@patchbay/envelope';
 import type { AgentHealth } from '@patchbay/orchestrator';
+import {
+  type Client,
+  type ClientCapabilities,
+  loadClient,
+  loadStdioClientTransport,
+  loadStreamableHttpClient,
+  type StdioClientTransport,
+  type Transport,
+} from '../sdk.js';
 import { type BackoffSettings, backoffDelay, defaultBackoff } from './backoff.js';
 import type { McpServerConfig } from './config.js';
 import { useJsonLineReader } from './json-line-reader.js';
@@ -104,8 +105,9 @@ export class McpConnection {
   }
 
   get pid(): number | undefined {
-    return this.state === 'up' && this.transport instanceof StdioClientTransport
-      ? (this.transport.pid ?? undefined)
+    // Only a stdio transport (made when the config says stdio) has a child process.
+    return this.state === 'up' && this.config.transport === 'stdio'
+      ? ((this.transport as StdioClientTransport | undefined)?.pid ?? undefined)
       : undefined;
   }
 
@@ -224,9 +226,10 @@ export class McpConnection {
     }
   }
 
-  private createTransport(): Transport {
+  private async createTransport(): Promise<Transport> {
     const config = this.config;
     if (config.transport === 'stdio') {
+      const StdioClientTransport = await loadStdioClientTransport();
       // The SDK merges `env` over getDefaultEnvironment() (HOME, PATH, SHELL, TERM, USER, LOGNAME),
       // so the child sees those plus exactly what the config declares, never the parent's secrets.
       const maxBufferSize = this.options.maxMessageBytes ?? defaultMaxMessageBytes;
@@ -241,6 +244,7 @@ export class McpConnection {
       useJsonLineReader(transport, maxBufferSize);
       return transport;
     }
+    const { StreamableHTTPClientTransport } = await loadStreamableHttpClient();
     if (!this.oauth) {
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...config.headers } },
@@ -265,7 +269,8 @@ export class McpConnection {
       // Configured as OAuth and never signed in: nothing to try until someone runs `patchbay connect`.
       if (this.config.auth === 'oauth' && !this.oauth.hasTokens) throw this.oauth.notSignedIn();
     }
-    const transport = this.createTransport();
+    const transport = await this.createTransport();
+    const Client = await loadClient();
     const client = new Client(clientInfo, { capabilities: this.capabilities });
     this.connectingClient = client;
     client.onclose = () => this.handleClose(generation);
@@ -295,6 +300,7 @@ export class McpConnection {
         PatchbayError.isInstance(error) &&
         error.code === 'mcp_authorization_required'
       ) {
+        const { StreamableHTTPError } = await loadStreamableHttpClient();
         throw new StreamableHTTPError(401, 'Unauthorized');
       }
       throw error;

@@ -1,11 +1,11 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { MissingField } from '@patchbay/envelope';
+import type { Client } from '../sdk.js';
 import {
   type ClientCapabilities,
   type ElicitRequestFormParams,
   ElicitRequestSchema,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { MissingField } from '@patchbay/envelope';
+} from '../sdk.js';
 
 /** A server's form-mode elicitation, as the app's handler sees it. */
 export interface ElicitationRequest {

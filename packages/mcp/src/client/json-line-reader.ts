@@ -1,6 +1,4 @@
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, StdioClientTransport, StdioServerTransport } from '../sdk.js';
 
 const newline = 0x0a;
 

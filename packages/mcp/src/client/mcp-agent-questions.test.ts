@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { afterEach, describe, expect, it, vi } from 'vitest';

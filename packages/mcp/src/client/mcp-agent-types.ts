@@ -1,5 +1,5 @@
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Agent, AgentHealth, AgentManifest } from '@patchbay/orchestrator';
+import type { GetPromptResult, Prompt } from '../sdk.js';
 import type { BackoffSettings } from './backoff.js';
 import type { ElicitationHandler } from './elicitation.js';
 import type { McpOAuthOptions } from './oauth-provider.js';

@@ -118,18 +118,81 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
   });
 
   it('times out a hanging call by the server timeout while another server keeps answering', async () => {
-    const slow = start(controllableConfig('slow', { timeout: 300 }));
-    const other = start(controllableConfig('other'));
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-timeout-'));
+    const callLog = join(directory, 'calls.log');
+    // Hours between health checks: none runs (or times out) while the test moves the clock.
+    const quiet = { healthCheckIntervalMs: 3_600_000 };
+    const slow = start(
+      controllableConfig('slow', { timeout: 5_000, env: { CONTROLLABLE_CALL_LOG: callLog } }),
+      quiet,
+    );
+    const other = start(controllableConfig('other'), quiet);
     await Promise.all([slow.initialize(), other.initialize()]);
-    const hanging = slow.execute('hang', {}, callContext());
-    const answered = await other.execute('echo', { text: 'still here' }, callContext());
-    expect(answered).toMatchObject({ ok: true, data: 'still here' });
-    expect(await hanging).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
-    // The hung request did not take the connection with it.
-    expect(await slow.execute('echo', { text: 'after' }, callContext())).toMatchObject({
-      ok: true,
-      data: 'after',
-    });
+    // The server's timeout is the subject, so the test moves time itself: the hung call times out when
+    // the clock passes 5 s, and no request that should answer can run out of time on a busy machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const hanging = slow.execute('hang', {}, callContext());
+      // The request reached the server, so its timeout timer is set.
+      await vi.waitFor(
+        async () => expect(existsSync(callLog) && (await readFile(callLog, 'utf8'))).toContain('hang'),
+        { timeout: childServerTimeoutMs },
+      );
+      const answered = await other.execute('echo', { text: 'still here' }, callContext());
+      expect(answered).toMatchObject({ ok: true, data: 'still here' });
+      // Short of the server's timeout the call still waits; at it, it ends.
+      let ended = false;
+      void hanging.then(() => {
+        ended = true;
+      });
+      await vi.advanceTimersByTimeAsync(4_000);
+      expect(ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(await hanging).toMatchObject({ ok: false, error_type: 'timeout', retryable: true });
+      // The hung request did not take the connection with it.
+      expect(await slow.execute('echo', { text: 'after' }, callContext())).toMatchObject({
+        ok: true,
+        data: 'after',
+      });
+    } finally {
+      vi.useRealTimers();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves a gate call's hang to the gate's deadline: the SDK's own timer fires only after a margin", async () => {
+    // The gate's deadline for an MCP tool is the server's timeout (or less). Were the SDK's timer set to
+    // the same instant, the two would race and a hang would be reported two ways (the eval scenario
+    // mcp-tool-hangs-times-out once failed on that race under load).
+    const directory = await mkdtemp(join(tmpdir(), 'patchbay-mcp-margin-'));
+    const callLog = join(directory, 'calls.log');
+    const agent = start(
+      controllableConfig('gated', { timeout: 5_000, env: { CONTROLLABLE_CALL_LOG: callLog } }),
+      { healthCheckIntervalMs: 3_600_000 },
+    );
+    await agent.initialize();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const gate = new AbortController();
+      const hanging = agent.execute('hang', {}, { ...callContext(gate.signal), signalPerCall: true });
+      await vi.waitFor(
+        async () => expect(existsSync(callLog) && (await readFile(callLog, 'utf8'))).toContain('hang'),
+        { timeout: childServerTimeoutMs },
+      );
+      let ended = false;
+      void hanging.then(() => {
+        ended = true;
+      });
+      // At the server's timeout the gate (not this client) would stop the call: the client still waits.
+      await vi.advanceTimersByTimeAsync(5_500);
+      expect(ended).toBe(false);
+      // A gate that never fires is still backed by the client's own timer, later.
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await hanging).toMatchObject({ ok: false, error_type: 'timeout' });
+    } finally {
+      vi.useRealTimers();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('stops a call when the caller aborts, and answers it cancelled, not timed out', async () => {
@@ -363,8 +426,9 @@ describe('createMcpAgent over stdio (controllable test server)', () => {
       expect(await agent.health()).toMatchObject({ status: 'down' });
       // The first attempt and its one retry; a background loop (10 ms backoff) would add more.
       expect(await starts()).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(await starts()).toBe(2);
+      // Nothing will add a third: no reconnect is scheduled (a background loop would show its retryAt).
+      expect(agent.observedHealth()).toMatchObject({ status: 'down' });
+      expect(agent.observedHealth().retryAt).toBeUndefined();
       await agent.shutdown();
       expect(await agent.health()).toEqual({ status: 'stopped' });
       expect(await agent.execute('echo', { text: 'x' }, callContext())).toMatchObject({

@@ -1,11 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type GetPromptResult,
-  type Prompt,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '@patchbay/envelope';
 import type { AgentCallContext, AgentHealth, AgentManifest } from '@patchbay/orchestrator';
+import type { Client } from '../sdk.js';
+import { type GetPromptResult, type Prompt, ToolListChangedNotificationSchema } from '../sdk.js';
 import type { McpServerConfig } from './config.js';
 import { McpConnection } from './connection.js';
 import { clientCapabilities, handleElicitation } from './elicitation.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { createOrchestrator, type Orchestrator } from '@patchbay/orchestrator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpStdioServerConfig } from './config.js';

@@ -1,10 +1,11 @@
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { PatchbayError } from '@patchbay/envelope';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import { PatchbayError } from '@patchbay/envelope';
+} from '../sdk.js';
 import type { McpHttpServerConfig } from './config.js';
 
 /**

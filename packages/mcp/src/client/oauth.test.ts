@@ -163,12 +163,13 @@ describe('OAuth for remote MCP servers', () => {
   it(
     'refreshes an expired access token and stores the rotated tokens',
     async () => {
-      const server = await startServer({ OAUTH_ACCESS_TOKEN_TTL_S: '1' });
+      const server = await startServer();
       const { store } = freshStore();
       const config = serverConfig(server.url);
       await signIn(config, store);
       const before = (await store.getConnection('ana', 'notes'))!.credentials;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The server lets the access token lapse (as its TTL would) without the test waiting for it.
+      await server.expireAccessTokens();
       const agent = agentFor(config, store);
       await agent.initialize();
       expect(agent.status).toBe('up');

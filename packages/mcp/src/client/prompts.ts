@@ -1,6 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { PatchbayError } from '@patchbay/envelope';
+import type { Client, GetPromptResult, Prompt } from '../sdk.js';
 
 const maxPages = 100;
 

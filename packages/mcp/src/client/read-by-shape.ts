@@ -1,12 +1,11 @@
-import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Protocol, Transport } from '../sdk.js';
 import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type MessageExtraInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '../sdk.js';
 
 /** The SDK `Protocol`'s readers of one request and one notification, which its dispatch calls. */
 interface ProtocolReaders {

@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ErrorEnvelope, type MissingField, needsInput } from '@patchbay/envelope';
+import type { CallToolResult } from '../sdk.js';
 
 // Questions are shown to the user as written; a server gets a sentence or two, not a page.
 const maxQuestionLength = 300;

@@ -1,6 +1,5 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PatchbayError } from '@patchbay/envelope';
+import { ErrorCode, isStreamableHttpError, McpError } from '../sdk.js';
 
 /**
  * Why an MCP server is down, for operators and programs (`patchbay servers --json` prints it as
@@ -54,7 +53,7 @@ function errorCodeIn(error: unknown): string | undefined {
 }
 
 function httpStatusOf(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError) return error.code;
+  if (isStreamableHttpError(error)) return error.code;
   // The SDK's UnauthorizedError (thrown when an auth provider is set) carries no status.
   if (error instanceof Error && error.name === 'UnauthorizedError') return 401;
   return undefined;

@@ -1,4 +1,3 @@
-import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   createRedactor,
   type Envelope,
@@ -8,6 +7,7 @@ import {
   redactValue,
 } from '@patchbay/envelope';
 import type { AgentCallContext } from '@patchbay/orchestrator';
+import { type CallToolResult, CallToolResultSchema } from '../sdk.js';
 import {
   abortedByCaller,
   classifyCallError,
@@ -24,6 +24,9 @@ import { secretValuesOf } from './secret-values.js';
 import { questionsFromResult } from './server-questions.js';
 import type { ToolCatalog } from './tool-discovery.js';
 import type { McpAgentTool } from './tool-mapping.js';
+
+/** How much later than the gate's deadline the SDK's own timer fires for a call the gate made. */
+const gateDeadlineMarginMs = 5_000;
 
 function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
@@ -175,7 +178,11 @@ export class ToolCalls {
     const answer = (envelope: Envelope) => this.answer(envelope, toolName, context, questions);
     const connection = this.connection;
     // One budget for every attempt: a retry gets what the first attempt left, not a fresh timeout.
-    const deadline = performance.now() + this.config.timeout;
+    // Through the gate (`signalPerCall`), the gate's deadline — never later than this server's
+    // timeout — is the one that ends a hung call and names it; the SDK's own timer gets a margin so
+    // the two never race to report the same hang two ways.
+    const deadline =
+      performance.now() + this.config.timeout + (context.signalPerCall === true ? gateDeadlineMarginMs : 0);
     for (let attempt = 0; ; attempt += 1) {
       const client = connection.client;
       if (!client) return answer(this.unavailable());

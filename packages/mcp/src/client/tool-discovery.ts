@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool as McpTool } from '../sdk.js';
 import type { McpServerConfig } from './config.js';
 import { type McpAgentTool, toAgentTool } from './tool-mapping.js';
 import { type DroppedTool, screenUpstreamTools } from './upstream-tool-limits.js';

@@ -1,6 +1,6 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolEffect } from '@patchbay/connector';
 import type { AgentTool, ToolAnnotations } from '@patchbay/orchestrator';
+import type { Tool as McpTool } from '../sdk.js';
 
 /**
  * An MCP tool as the registry sees it. `trusted` mirrors the server's `trust` setting so the

@@ -1,5 +1,5 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { refreshConnectorStatusToolName } from '@patchbay/protocol';
+import type { Tool as McpTool } from '../sdk.js';
 
 /**
  * Bounds on what an MCP server may say about its tools. Each is well above what an ordinary server

@@ -46,7 +46,10 @@ describe('gateway settled()', () => {
         settled = true;
       });
       waiting[0]?.();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The first answer is at the host, and every promise chain the gateway started on it has run
+      // (the transport is in memory: one macrotask turn drains them): settled() still waits.
+      await expect.poll(() => answers.length).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
       expect(settled).toBe(false);
       waiting[1]?.();
       await settling;

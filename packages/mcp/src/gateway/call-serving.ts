@@ -1,10 +1,3 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type {
-  CallToolRequest,
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Connector, StatusSnapshot } from '@patchbay/connector';
 import {
   type Envelope,
@@ -23,6 +16,13 @@ import {
 } from '@patchbay/protocol';
 import type { Logger } from 'pino';
 import { sharedToolNameMessage } from '../client/shared-tool-name.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  RequestHandlerExtra,
+  ServerNotification,
+  ServerRequest,
+} from '../sdk.js';
 import type { ToolListing } from './tool-listing.js';
 import { correlationIdMetaKey, toCallToolResult } from './tool-result.js';
 

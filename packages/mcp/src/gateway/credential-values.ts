@@ -1,4 +1,4 @@
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 
 /**
  * The credential values of the connections the gateway has read, latest per subject, so a log line

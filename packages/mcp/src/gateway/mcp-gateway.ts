@@ -1,16 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { Connector, StatusSnapshot, StatusSource } from '@patchbay/connector';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { PatchbayError, redactString } from '@patchbay/envelope';
 import { createRedactingLogger, type Orchestrator, type SecretSource } from '@patchbay/orchestrator';
 import { errorMessage } from '@patchbay/orchestrator/internal';
@@ -24,6 +13,17 @@ import {
 import type { Logger } from 'pino';
 import { useJsonLineReader } from '../client/json-line-reader.js';
 import { readByShape } from '../client/read-by-shape.js';
+import type { RequestHandlerExtra, Transport } from '../sdk.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  Server,
+  type ServerNotification,
+  type ServerRequest,
+  StdioServerTransport,
+} from '../sdk.js';
 import { createCallServing } from './call-serving.js';
 import { CredentialValues } from './credential-values.js';
 import { serveRequest } from './serve-request.js';

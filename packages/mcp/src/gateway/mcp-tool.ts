@@ -1,8 +1,8 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { toolDescriptionForModel } from '@patchbay/connector';
+import { toolDescriptionForModel } from '@patchbay/helpers';
 import type { AgentTool } from '@patchbay/orchestrator';
 import { annotationsForEffect } from '@patchbay/orchestrator/internal';
 import { type ExposedTool, isMetaTool } from '@patchbay/protocol';
+import type { Tool as McpTool } from '../sdk.js';
 
 /**
  * An exposed tool as an MCP host lists it: JSON Schema input and annotations from the declared

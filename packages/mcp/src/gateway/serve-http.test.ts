@@ -2,19 +2,15 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { StatusSource } from '@patchbay/connector';
+import type { StatusSource } from '@patchbay/connector/ports';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource } from '@patchbay/protocol';
 import { HttpResponse, http } from 'msw';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAcmeConnector, createAcmeServer, secretToken, serviceUrl } from '../../test/support.js';
-import {
-  isLoopbackHost,
-  type McpGatewayHttpOptions,
-  type McpGatewayHttpServer,
-  serveMcpGatewayHttp,
-} from './serve-http.js';
+import { isLoopbackHost } from './http-settings.js';
+import { type McpGatewayHttpOptions, type McpGatewayHttpServer, serveMcpGatewayHttp } from './serve-http.js';
 
 // msw serves the Acme API; requests to the loopback gateway itself pass through.
 const acme = createAcmeServer();

@@ -1,11 +1,15 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { PatchbayError, redactString } from '@patchbay/envelope';
 import { createRedactingLogger, type SecretSource } from '@patchbay/orchestrator';
 import type { Logger } from 'pino';
+import {
+  isInitializeRequest,
+  loadStreamableHttpServerTransport,
+  type StreamableHTTPServerTransport,
+} from '../sdk.js';
+import { defaultSessionIdleTimeoutMs, isLoopbackHost } from './http-settings.js';
 import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './mcp-gateway.js';
 
 /** Settings of {@link serveMcpGatewayHttp}. */
@@ -68,16 +72,6 @@ interface Session {
   open: number;
   /** Armed while nothing is open; closes the session when it fires. */
   idleTimer: ReturnType<typeof setTimeout> | undefined;
-}
-
-/** Default of {@link McpGatewayHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
-export const defaultSessionIdleTimeoutMs = 30 * 60 * 1000;
-
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** Whether an address is a loopback one (`127.0.0.1`, `::1`, `localhost`). */
-export function isLoopbackHost(host: string): boolean {
-  return loopbackHosts.has(host.toLowerCase()) || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 /** The host name of a `Host` header, without port. */
@@ -195,6 +189,8 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
  * must carry it as a bearer token (401).
  */
 export async function serveMcpGatewayHttp(options: McpGatewayHttpOptions): Promise<McpGatewayHttpServer> {
+  // The HTTP transport (and its HTTP stack) is loaded here, not with the module: stdio never needs it.
+  const StreamableHTTPServerTransport = await loadStreamableHttpServerTransport();
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

@@ -1,13 +1,14 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { z } from 'zod';
+import type { Server } from '../sdk.js';
 import {
   ErrorCode,
   McpError,
+  Protocol,
+  type RequestHandlerExtra,
   type ServerNotification,
   type ServerRequest,
   type ServerResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+} from '../sdk.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

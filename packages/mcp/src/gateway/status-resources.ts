@@ -1,5 +1,6 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
+import { renderTurnContext, type StatusBlockSettings } from '@patchbay/protocol';
+import type { RequestHandlerExtra, Server } from '../sdk.js';
 import {
   ErrorCode,
   GetPromptRequestSchema,
@@ -11,9 +12,7 @@ import {
   type ServerRequest,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { Connector, StatusSnapshot } from '@patchbay/connector';
-import { renderTurnContext, type StatusBlockSettings } from '@patchbay/protocol';
+} from '../sdk.js';
 import { serveRequest } from './serve-request.js';
 import { connectorStatusResourceUri, type StatusWatch } from './status-watch.js';
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { StatusChange, StatusSource, WatchableStatusSource } from '@patchbay/connector';
+import type { StatusChange, StatusSource, WatchableStatusSource } from '@patchbay/connector/ports';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { createInMemoryStatusSource, type InMemoryStatusSource } from '@patchbay/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';

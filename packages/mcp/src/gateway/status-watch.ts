@@ -1,10 +1,11 @@
-import type { Tool as McpTool, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import { type Connector, isWatchable, type StatusSnapshot, type StatusSource } from '@patchbay/connector';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
+import { isWatchable, type StatusSource } from '@patchbay/connector/ports';
 import { redactString } from '@patchbay/envelope';
 import type { Agent } from '@patchbay/orchestrator';
 import { errorMessage } from '@patchbay/orchestrator/internal';
 import { connectorStatusWire, type JsonValue, stableStringify } from '@patchbay/protocol';
 import type { Logger } from 'pino';
+import type { Tool as McpTool, ServerNotification } from '../sdk.js';
 
 /** URI of the resource holding the current per-turn context block. */
 export const connectorStatusResourceUri = 'patchbay://connector-status';

@@ -1,7 +1,8 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { type Connector, type StatusSnapshot, toolAvailability } from '@patchbay/connector';
+import type { Connector, StatusSnapshot } from '@patchbay/connector';
+import { toolAvailability } from '@patchbay/helpers';
 import type { Agent, AgentTool, Orchestrator } from '@patchbay/orchestrator';
 import { exposedTools, isMetaTool, refreshConnectorStatusToolName } from '@patchbay/protocol';
+import type { Tool as McpTool } from '../sdk.js';
 import { agentToolToMcp, toMcpTool } from './mcp-tool.js';
 
 /** The parts of the orchestrator the listing reads. */

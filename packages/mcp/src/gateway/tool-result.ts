@@ -1,10 +1,6 @@
-import {
-  type CallToolResult,
-  type ContentBlock,
-  ContentBlockSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { type Envelope, renderEnvelopeForModel } from '@patchbay/envelope';
 import { mcpContentMetaKey } from '../client/call-result.js';
+import { type CallToolResult, type ContentBlock, ContentBlockSchema } from '../sdk.js';
 
 /** `_meta` key carrying a caller's correlation id on `tools/call` (and echoed on the result). */
 export const correlationIdMetaKey = 'patchbay/correlation_id';

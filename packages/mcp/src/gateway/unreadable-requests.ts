@@ -1,8 +1,8 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { redactString } from '@patchbay/envelope';
 import { errorMessage } from '@patchbay/orchestrator/internal';
 import type { Logger } from 'pino';
+import type { Transport } from '../sdk.js';
+import { ErrorCode, type JSONRPCMessage } from '../sdk.js';
 import { describeIssues } from './serve-request.js';
 
 /** The start of the SDK's report of a message that matches none of its JSON-RPC shapes. */

@@ -1,5 +1,5 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { type Envelope, PatchbayError } from '@patchbay/envelope';
 import type { RulePromptName } from '../server/rule-prompts.js';
 import { addEntryPrompt, putContextPrompt } from './agent-prompts.js';

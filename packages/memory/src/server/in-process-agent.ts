@@ -1,11 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchema, MemoryStore } from '@patchbay/connector';
+import type { JsonSchema } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import { type Envelope, failure, PatchbayError, success, toEnvelope } from '@patchbay/envelope';
 import type { Agent, AgentCallContext, AgentTool } from '@patchbay/orchestrator';
 import { z } from 'zod';
+import type { CallToolResult, McpServer } from '../sdk.js';
+import { Client, InMemoryTransport } from '../sdk.js';
 import { createMemoryServer } from './memory-server.js';
 import { memoryTools } from './memory-tools.js';
 

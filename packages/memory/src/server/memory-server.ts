@@ -1,7 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { MemoryStore } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
+import type { CallToolResult } from '../sdk.js';
+import { McpServer } from '../sdk.js';
 import { memoryTools } from './memory-tools.js';
 import { rulePromptNames, rulePrompts } from './rule-prompts.js';
 

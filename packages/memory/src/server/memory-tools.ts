@@ -1,4 +1,10 @@
-import type { MemoryContext, MemoryEntry, MemoryRecord, MemoryStore, MemoryVault } from '@patchbay/connector';
+import type {
+  MemoryContext,
+  MemoryEntry,
+  MemoryRecord,
+  MemoryStore,
+  MemoryVault,
+} from '@patchbay/connector/ports';
 import { PatchbayError, redactString } from '@patchbay/envelope';
 import { z } from 'zod';
 

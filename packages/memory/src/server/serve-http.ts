@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '../sdk.js';
+import { StreamableHTTPServerTransport } from '../sdk.js';
 import { createMemoryServer, type MemoryServerOptions } from './memory-server.js';
 
 /** Settings of {@link serveMemoryHttp}. */

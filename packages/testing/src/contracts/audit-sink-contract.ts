@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditSink } from '@patchbay/connector';
+import type { AuditEntry, AuditSink } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';
 

@@ -1,4 +1,4 @@
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, useHarness } from './contract-harness.js';
 

@@ -1,4 +1,4 @@
-import type { MemoryStore } from '@patchbay/connector';
+import type { MemoryStore } from '@patchbay/connector/ports';
 import { PatchbayError } from '@patchbay/envelope';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';

@@ -1,4 +1,4 @@
-import type { Proposal, ProposalStore } from '@patchbay/connector';
+import type { Proposal, ProposalStore } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';
 
@@ -32,7 +32,7 @@ const concurrentCallers = 12;
 
 /**
  * Registers the contract every {@link ProposalStore} meets: a proposal reads back exactly as
- * created, ids are unique, `list` filters by subject and state, `transition` is a compare-and-set,
+ * created, ids are unique, `list` filters by subject, state and tool, `transition` is a compare-and-set,
  * so of several callers moving one proposal out of one state exactly one wins, and an executed
  * proposal keeps no approval MAC.
  * `setup` runs before each test (a fresh, empty store) and the harness's `close` after it.
@@ -77,6 +77,18 @@ export function describeProposalStoreContract(
       expect(ids(await store.list({ subject: 'ana', state: 'pending' }))).toEqual(['prop_a1']);
       expect(await store.list({ subject: 'carol' })).toEqual([]);
       expect((await store.list({ subject: 'bo' }))[0]).toEqual(proposal('prop_b1', { subject: 'bo' }));
+    });
+
+    it('lists by tool, alone and with the other fields (the gate expires one tool at a time)', async () => {
+      const { store } = harness();
+      await store.create(proposal('prop_del'));
+      await store.create(proposal('prop_post', { tool: 'chat_post_message' }));
+      await store.create(proposal('prop_post_bo', { tool: 'chat_post_message', subject: 'bo' }));
+      expect(ids(await store.list({ tool: 'chat_post_message' }))).toEqual(['prop_post', 'prop_post_bo']);
+      expect(ids(await store.list({ tool: 'chat_post_message', subject: 'bo', state: 'pending' }))).toEqual([
+        'prop_post_bo',
+      ]);
+      expect(await store.list({ tool: 'tracker_close_issue' })).toEqual([]);
     });
 
     it('hands out copies, so changing a created or a read proposal changes nothing stored', async () => {

@@ -1,4 +1,5 @@
-import { type Credentials, narrowState, type StatusSource, type SubjectState } from '@patchbay/connector';
+import type { Credentials } from '@patchbay/connector';
+import { narrowState, type StatusSource, type SubjectState } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';
 

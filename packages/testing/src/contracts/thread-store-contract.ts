@@ -1,4 +1,4 @@
-import type { StoredMessage, StoredMessagePart, ThreadStore } from '@patchbay/connector';
+import type { StoredMessage, StoredMessagePart, ThreadStore } from '@patchbay/connector/ports';
 import { describe, expect, it } from 'vitest';
 import { type Awaitable, type HarnessLifecycle, together, useHarness } from './contract-harness.js';
 

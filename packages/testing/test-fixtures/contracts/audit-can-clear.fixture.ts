@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditSink } from '@patchbay/connector';
+import type { AuditEntry, AuditSink } from '@patchbay/connector/ports';
 import { describeAuditSinkContract } from '../../src/index.js';
 import { referenceAuditSink } from './reference-ports.js';
 

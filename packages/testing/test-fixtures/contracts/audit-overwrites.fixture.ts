@@ -1,4 +1,4 @@
-import type { AuditSink } from '@patchbay/connector';
+import type { AuditSink } from '@patchbay/connector/ports';
 import { describeAuditSinkContract } from '../../src/index.js';
 
 // Broken on purpose: entries are kept by event name, so a second entry of the same event replaces

@@ -1,4 +1,4 @@
-import type { Checkpointer } from '@patchbay/connector';
+import type { Checkpointer } from '@patchbay/connector/ports';
 import { describeCheckpointerContract } from '../../src/index.js';
 import { checkpointerHarness, referenceCheckpointer } from './reference-ports.js';
 

@@ -1,4 +1,4 @@
-import type { ProposalStore } from '@patchbay/connector';
+import type { ProposalStore } from '@patchbay/connector/ports';
 import { describeProposalStoreContract } from '../../src/index.js';
 import { decided, proposalHarness, referenceProposalStore } from './reference-ports.js';
 

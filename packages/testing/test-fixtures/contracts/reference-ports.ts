@@ -1,8 +1,8 @@
+import type { Credentials } from '@patchbay/connector';
 import {
   type AuditEntry,
   type AuditSink,
   type Checkpointer,
-  type Credentials,
   narrowState,
   type Proposal,
   type ProposalDecision,
@@ -13,7 +13,7 @@ import {
   type StoredMessage,
   type Thread,
   type ThreadStore,
-} from '@patchbay/connector';
+} from '@patchbay/connector/ports';
 import type {
   AuditSinkHarness,
   CheckpointerHarness,
@@ -111,10 +111,11 @@ export function referenceProposalStore(proposals: Map<string, Proposal>): Propos
       const proposal = proposals.get(id);
       return proposal && structuredClone(proposal);
     },
-    async list(filter: { subject?: string; state?: ProposalState } = {}) {
+    async list(filter: { subject?: string; state?: ProposalState; tool?: string } = {}) {
       return [...proposals.values()]
         .filter((proposal) => filter.subject === undefined || proposal.subject === filter.subject)
         .filter((proposal) => filter.state === undefined || proposal.state === filter.state)
+        .filter((proposal) => filter.tool === undefined || proposal.tool === filter.tool)
         .map((proposal) => structuredClone(proposal));
     },
     async transition(id, from, to, decision = {}) {

@@ -1,4 +1,4 @@
-import type { StoredMessage, ThreadStore } from '@patchbay/connector';
+import type { StoredMessage, ThreadStore } from '@patchbay/connector/ports';
 import { describeThreadStoreContract } from '../../src/index.js';
 import { referenceThreadStore, threadHarness } from './reference-ports.js';
 

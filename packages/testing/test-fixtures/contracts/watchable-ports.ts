@@ -1,4 +1,4 @@
-import type { StatusChange, WatchableStatusSource } from '@patchbay/connector';
+import type { StatusChange, WatchableStatusSource } from '@patchbay/connector/ports';
 import type { WatchableStatusSourceHarness } from '../../src/index.js';
 import { referenceStatusSource, roundTrip, type StatusData } from './reference-ports.js';
 

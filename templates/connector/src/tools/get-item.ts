@@ -1,5 +1,6 @@
-import { defineTool, type HttpClient } from '@patchbay/connector';
+import { defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
+import type { HttpClient } from '@patchbay/helpers';
 import { z } from 'zod';
 
 /** `__ID___get_item`: reads one item. TODO(connector author): replace with a real read tool. */

@@ -1,4 +1,5 @@
-import type { AnyTool, HttpClient } from '@patchbay/connector';
+import type { AnyTool } from '@patchbay/connector';
+import type { HttpClient } from '@patchbay/helpers';
 import { create__Name__CreateItem } from './create-item.js';
 import { create__Name__GetItem } from './get-item.js';
 

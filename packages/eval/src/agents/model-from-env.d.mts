@@ -1,8 +1,0 @@
-// Declarations of the JavaScript module beside this file, for the TypeScript that imports it: loose
-// on purpose (index.ts re-exports each name with its precise type, the contract).
-// biome-ignore-all lint/suspicious/noExplicitAny: the precise types are in index.ts
-export const describeModel: any;
-export const modelFromSpec: any;
-export const agentSpecOf: any;
-export const agentFor: any;
-export const describeAgent: any;

@@ -1,6 +1,0 @@
-// Declarations of the JavaScript module beside this file, for the TypeScript that imports it: loose
-// on purpose (index.ts re-exports each name with its precise type, the contract).
-// biome-ignore-all lint/suspicious/noExplicitAny: the precise types are in index.ts
-export const catalogOf: any;
-export const readScenarioFiles: any;
-export const loadScenarios: any;
