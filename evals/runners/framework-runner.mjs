@@ -1,16 +1,5 @@
-// A framework's own loop as a turn runner: `runTurn`'s contract (its options in, a TurnResult out)
-// over a provider package's `runPatchbayTurn` (`@patchbay/<package>/testing`), so the same scenarios
-// and checks grade it. What the checks read of a turn comes from what really happened:
-// - the steps (prompts, offered tools, text, tool calls) from a recorder around the model: exactly
-//   what the framework sent to `doGenerate` / `doStream` and what came back;
-// - the calls and envelopes from the Patchbay session (every one passed the gate or was answered
-//   without running);
-// - the status the model saw from the session's first plan.
-// The thread is the user's messages and the replies (a framework keeps its own message list; the
-// eval's thread store carries the conversation from turn to turn as text, which each runner hands
-// its framework as history).
-import { randomUUID } from 'node:crypto';
 import { renderEnvelopeForModel } from '@patchbay/envelope';
+import { runnerTrace } from './runner-trace.mjs';
 
 /** Text of a stored message (a string, or text parts). */
 function textOf(message) {
@@ -192,31 +181,15 @@ export function frameworkRunner(runPatchbayTurn) {
       return index === -1 ? call : { ...call, step: index };
     });
     const questions = asked?.questions ?? openQuestions(calls);
-    const interactive = calls.filter(
-      (call) => !call.envelope.ok && ['needs_input', 'invalid_arguments'].includes(call.envelope.error_type),
-    ).length;
-    const trace = {
-      turnId: randomUUID(),
-      subject: options.subject,
+    const trace = runnerTrace({
+      options,
       threadId,
-      capturedAt: first?.capturedAt ?? new Date().toISOString(),
-      connectorStatus: first?.connectorStatus ?? {},
-      exposedTools: first?.activeTools ?? [],
+      first: first && { ...first, exposedTools: first.activeTools },
       steps,
       calls,
-      retries: [],
-      outcome: options.signal?.aborted ? 'aborted' : asked || questions.length > 0 ? 'asked_user' : 'replied',
       questions,
-      counters: {
-        toolResults: calls.length,
-        interactiveErrors: interactive,
-        interactiveErrorRate: calls.length === 0 ? 0 : interactive / calls.length,
-        retrySequences: 0,
-        retrySuccesses: 0,
-        retrySuccessRate: undefined,
-        notOffered: calls.filter((call) => call.skipped === 'not_offered').length,
-      },
-    };
+      askedUser: Boolean(asked) || questions.length > 0,
+    });
     const turnMessages = [
       { role: 'user', content: options.message },
       ...messagesOfSteps(steps, calls),

@@ -26,10 +26,11 @@
 // What the checks read comes from what happened: the steps and calls are those of the node turns'
 // own traces (`onTurn` of turnAgentRunner), the reply is what the chain ended with (the paused run's
 // question, or its last reply's message), the stored thread holds the node turns' stored messages.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { evalCredentials } from '@patchbay/eval';
 import { defineChain, interventionGuardrail, redactionGuardrail, sacpStatuses } from '@patchbay/sacp';
 import { turnAgentRunner } from '@patchbay/sacp/orchestrator';
+import { runnerTrace } from './runner-trace.mjs';
 
 // One key for the process: every turn defines the chain anew, and a token resumes only if it verifies.
 const resumeKey = randomBytes(32);
@@ -207,44 +208,32 @@ export async function sacpChainRunner(options) {
   const first = turns[0]?.result.trace;
   const reply = replyOf(result);
   const questions = questionsOf(result);
-  const interactive = calls.filter(
-    (call) => !call.envelope.ok && ['needs_input', 'invalid_arguments'].includes(call.envelope.error_type),
-  ).length;
-  const trace = {
-    turnId: randomUUID(),
-    subject: options.subject,
+  const trace = runnerTrace({
+    options,
     threadId,
-    capturedAt: first?.capturedAt ?? new Date().toISOString(),
-    connectorStatus: first?.connectorStatus ?? {},
-    exposedTools: first?.exposedTools ?? [],
+    first,
     steps,
     calls,
     retries: turns.flatMap(({ result: turn }) => turn.trace.retries ?? []),
-    outcome: options.signal?.aborted ? 'aborted' : result.state === 'paused' ? 'asked_user' : 'replied',
     questions,
-    counters: {
-      toolResults: calls.length,
-      interactiveErrors: interactive,
-      interactiveErrorRate: calls.length === 0 ? 0 : interactive / calls.length,
-      retrySequences: 0,
-      retrySuccesses: 0,
-      retrySuccessRate: undefined,
-      notOffered: calls.filter((call) => call.skipped === 'not_offered').length,
+    askedUser: result.state === 'paused',
+    extra: {
+      // The chain's own record: which node ran, what it answered after the guardrails, the edge taken.
+      chain: {
+        state: result.state,
+        resumed: Boolean(token),
+        nodes: result.trace.map(({ node, reply: nodeReply, guardrails, edge, repairs, reasks }) => ({
+          node,
+          status: nodeReply.status,
+          guardrails,
+          edge: edge?.to ?? null,
+          repairs,
+          reasks,
+        })),
+      },
     },
-    // The chain's own record: which node ran, what it answered after the guardrails, the edge taken.
-    chain: {
-      state: result.state,
-      resumed: Boolean(token),
-      nodes: result.trace.map(({ node, reply: nodeReply, guardrails, edge, repairs, reasks }) => ({
-        node,
-        status: nodeReply.status,
-        guardrails,
-        edge: edge?.to ?? null,
-        repairs,
-        reasks,
-      })),
-    },
-  };
+  });
+
   const turnMessages = [
     { role: 'user', content: options.message },
     ...nodeMessages,

@@ -3,10 +3,10 @@
 // code imports, every declared one drawn (or reachable along required arrows) and listed, every
 // command drawn a real `patchbay` command. The page once drew `status` and `approvals` commands that
 // never existed, a CLI → turn edge and a gate → SACP bracket that do not exist, and left packages out.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type PackageDir, packagesUnder, root } from './workspace.js';
+import { type PackageDir, packagesUnder, root, shippedSources } from './workspace.js';
 
 /** How a package depends on another: the `package.json` field, and whether the peer is optional. */
 type DependencyKind = 'dependency' | 'peer' | 'optional peer';
@@ -41,27 +41,6 @@ const real = new Map<string, Map<string, DependencyKind>>(
   packages.map((pkg) => [pkg.manifest.name as string, declaredDependencies(pkg)]),
 );
 if (connectorPackages[0]) real.set(connectorsGroup, declaredDependencies(connectorPackages[0]));
-
-/** The source files a package's entry points reach through relative imports: what it ships. */
-function shippedSources(pkg: PackageDir): string[] {
-  const entries = Object.values(pkg.manifest.exports ?? {})
-    .map((target) => (target as Record<string, string>)['@patchbay/source'])
-    .filter((source): source is string => typeof source === 'string');
-  const seen = new Set<string>();
-  const pending = entries.map((entry) => join(pkg.dir, entry));
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\(\s*)'(\.[^']+)'/g)) {
-      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
-      for (const candidate of [target, target.replace(/\.ts$/, '.tsx')]) {
-        if (existsSync(candidate)) pending.push(candidate);
-      }
-    }
-  }
-  return [...seen];
-}
 
 /** The workspace packages a package's shipped code imports (types included). */
 function importedPackages(pkg: PackageDir): Set<string> {

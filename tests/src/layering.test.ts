@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type PackageDir, packagesUnder } from './workspace.js';
+import { type PackageDir, packagesUnder, shippedSources } from './workspace.js';
 
 const publicPackages = [...packagesUnder('packages'), ...packagesUnder('connectors')];
 const builtins = new Set(builtinModules);
@@ -11,25 +10,6 @@ const builtins = new Set(builtinModules);
 function packageOf(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-}
-
-/** The source files an entry point reaches through relative imports: what the package ships. */
-function shippedSources(pkg: PackageDir): string[] {
-  const entries = Object.values(pkg.manifest.exports ?? {})
-    .map((target) => (target as Record<string, string>)['@patchbay/source'])
-    .filter((source): source is string => typeof source === 'string');
-  const seen = new Set<string>();
-  const pending = entries.map((entry) => join(pkg.dir, entry));
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)) {
-      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
-      if (existsSync(target)) pending.push(target);
-    }
-  }
-  return [...seen];
 }
 
 /**

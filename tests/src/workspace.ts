@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** Repository root. */
 export const root = join(import.meta.dirname, '../..');
@@ -81,3 +81,27 @@ const networkKeys = new Set([
   'noproxy',
   'no-proxy',
 ]);
+
+/**
+ * The source files a package's entry points (the `@patchbay/source` targets of its `exports`) reach
+ * through relative imports, static or dynamic: what the package ships.
+ */
+export function shippedSources(pkg: PackageDir): string[] {
+  const entries = Object.values(pkg.manifest.exports ?? {})
+    .map((target) => (target as Record<string, string>)['@patchbay/source'])
+    .filter((source): source is string => typeof source === 'string');
+  const seen = new Set<string>();
+  const pending = entries.map((entry) => join(pkg.dir, entry));
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\(\s*)'(\.[^']+)'/g)) {
+      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
+      for (const candidate of [target, target.replace(/\.ts$/, '.tsx')]) {
+        if (existsSync(candidate)) pending.push(candidate);
+      }
+    }
+  }
+  return [...seen];
+}

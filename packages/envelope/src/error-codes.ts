@@ -163,6 +163,8 @@ const codeErrorTypes = {
   sacp_invalid_resume_key: 'internal_error',
   /** A resume token was edited, truncated, signed with another key or is not a token at all — SACP. */
   sacp_invalid_resume_token: 'internal_error',
+  /** A paused run was resumed a second time (same token or checkpoint): nothing ran — SACP. */
+  sacp_resume_used: 'conflict',
   /** `runTurn` got a limit out of range (`maxSteps`, attempts, temperatures, caps) — the turn loop. */
   invalid_turn_options: 'internal_error',
   /** A schema cannot be compiled for checking — `@patchbay/json-schema`. */

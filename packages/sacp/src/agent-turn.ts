@@ -1,4 +1,4 @@
-import { PatchbayError } from '@patchbay/envelope';
+import { type ErrorEnvelope, failure, PatchbayError } from '@patchbay/envelope';
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs, type ToolSet } from 'ai';
 
 /** A tool result kept from an agent's tool loop (snake_case: it may be carried into `data.tool_outputs`). */
@@ -24,6 +24,14 @@ export interface RunAgentRequest {
   maxToolSteps: number;
   correlationId: string;
   signal?: AbortSignal | undefined;
+  /**
+   * 0 (or absent) for a node's first turn; n for its n-th re-ask, a turn that only asks for the reply
+   * again in the required format. A re-ask must run no tool call: the calls of the earlier turns and
+   * their results are already in `messages`, and a write the model sends again would reach the
+   * service twice. Both built-in runners answer a re-ask's calls without running them; a hook of
+   * your own must do the same.
+   */
+  reask?: number | undefined;
 }
 
 /** What a turn produced: the final text (which must be SACP), the messages it added, and tool results. */
@@ -37,12 +45,21 @@ export interface RunAgentResult {
 /** Hook that runs one agent turn; the orchestrator's turn runner plugs in here. */
 export type RunAgentHook = (request: RunAgentRequest) => Promise<RunAgentResult>;
 
+/** The answer to a tool call made in a re-ask turn: not run, and why. */
+export function reaskCallRefusal(toolName: string): ErrorEnvelope {
+  return failure('conflict', {
+    userMessage: `${toolName} was not run: this turn only asks for your reply again in the required format, and runs no tool. The results of your earlier calls are above; do not call tools, send the reply.`,
+    retryable: false,
+  });
+}
+
 const finalReplyNudge =
   'You have used all the tool calls available for this step. Do not call any more tools: give your final reply now, in the required JSON reply format.';
 
 /**
  * Runs one agent turn with the AI SDK's `generateText`: a tool loop of up to `maxToolSteps` steps,
- * then, if the model was still calling tools, one more call without tools for the final reply.
+ * then, if the model was still calling tools, one more call without tools for the final reply. A
+ * re-ask (`request.reask > 0`) is one call in which no tool can run.
  */
 export async function runAgentTurnWithModel(request: RunAgentRequest): Promise<RunAgentResult> {
   const { model } = request;
@@ -52,6 +69,7 @@ export async function runAgentTurnWithModel(request: RunAgentRequest): Promise<R
       `Agent node "${request.nodeId}" has no model and the chain has no runAgent hook.`,
     );
   }
+  if ((request.reask ?? 0) > 0) return reaskWithModel(model, request);
   const tools = bindCallTool(request.tools, request.callTool);
   const hasTools = tools !== undefined && Object.keys(tools).length > 0;
   const first = await generateText({
@@ -86,6 +104,33 @@ export async function runAgentTurnWithModel(request: RunAgentRequest): Promise<R
     responseMessages: [...responseMessages, nudge, ...synthesis.responseMessages],
     toolOutputs,
   };
+}
+
+// The tools stay declared (providers refuse a conversation holding tool calls when no tool is
+// declared), but each one answers with a refusal instead of running: a call the model makes anyway
+// gets a result it can read, and a write of the first turn cannot happen again. Two steps, so a
+// model that calls once and reads the refusal can still send its reply. Not `toolChoice: 'none'`:
+// the AI SDK throws on a model that calls a tool anyway, which would fail the node instead.
+async function reaskWithModel(model: LanguageModel, request: RunAgentRequest): Promise<RunAgentResult> {
+  const refusing = refusingTools(request.tools);
+  const hasTools = refusing !== undefined && Object.keys(refusing).length > 0;
+  const result = await generateText({
+    model,
+    instructions: request.system,
+    messages: request.messages,
+    ...(hasTools ? { tools: refusing, stopWhen: stepCountIs(2) } : {}),
+    ...(request.signal ? { abortSignal: request.signal } : {}),
+  });
+  return { text: result.text, responseMessages: [...result.responseMessages], toolOutputs: [] };
+}
+
+function refusingTools(tools: ToolSet | undefined): ToolSet | undefined {
+  if (!tools) return undefined;
+  const refusing: ToolSet = {};
+  for (const [name, definition] of Object.entries(tools)) {
+    refusing[name] = { ...definition, execute: async () => reaskCallRefusal(name) } as ToolSet[string];
+  }
+  return refusing;
 }
 
 // Tools declared without `execute` are run through `callTool`, so one gate can execute them all.

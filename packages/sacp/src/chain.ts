@@ -30,7 +30,7 @@ export function defineChain(definition: ChainDefinition): Chain {
       return executeRun(chain, state, options);
     },
     async resume(checkpointOrToken, answer, options = {}) {
-      return executeRun(chain, resumedState(chain, checkpointOrToken, answer, options), options);
+      return executeRun(chain, await resumedState(chain, checkpointOrToken, answer, options), options);
     },
   };
 }

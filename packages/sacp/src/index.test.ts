@@ -13,6 +13,7 @@ describe('@patchbay/sacp: public surface', () => {
       'buildReaskInstruction',
       'createJsonlAuditLog',
       'createMemoryAuditLog',
+      'createMemoryResumeLedger',
       'defineChain',
       'interventionGuardrail',
       'isSacpReply',

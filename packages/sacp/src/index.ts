@@ -55,5 +55,6 @@ export {
   sacpStatuses,
   sacpStatusSchema,
 } from './reply.js';
+export { createMemoryResumeLedger, type ResumeLedger } from './resume-ledger.js';
 export type { ResumeKey } from './resume-token.js';
 export type { InputTemplate } from './template.js';

@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { CallTool, RunAgentHook, ToolOutput } from './agent-turn.js';
-import { runAgentTurnWithModel } from './agent-turn.js';
+import { reaskCallRefusal, runAgentTurnWithModel } from './agent-turn.js';
 import type { DataSchema } from './data-schema.js';
 import { formatIssues, type SacpIssue } from './issues.js';
 import { parseSacp, type SacpRepair } from './parse-sacp.js';
@@ -112,10 +112,12 @@ export async function runAgentNode(
       system,
       messages,
       tools: node.tools,
-      callTool: node.callTool,
+      // A re-ask runs no tool (see RunAgentRequest.reask); a hook that would call through callTool anyway is refused here.
+      callTool: reasks > 0 && node.callTool ? refuseInReask : node.callTool,
       maxToolSteps: node.maxToolSteps ?? 5,
       correlationId: context.correlationId,
       signal: context.signal,
+      reask: reasks,
     });
     toolOutputs.push(...(turn.toolOutputs ?? []));
     const parsed = parseSacp(turn.text, { dataSchema: node.dataSchema });
@@ -192,6 +194,8 @@ function carryToolOutputs(
   const kept = typeof option === 'function' ? outputs.filter((output) => option(output.tool_name)) : outputs;
   if (kept.length > 0) reply.data.tool_outputs = kept;
 }
+
+const refuseInReask: CallTool = async (name) => reaskCallRefusal(name);
 
 function answerText(answer: unknown): string {
   const text = typeof answer === 'string' ? answer : JSON.stringify(answer);

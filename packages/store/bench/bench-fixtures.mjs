@@ -1,9 +1,13 @@
 // Shared by the store's hot-path and multi-process benchmarks: generated connectors whose one tool
 // answers in process (a stand-in for a service, so the store's share of a turn is what is timed),
-// the scripted model that calls one tool and then answers, and percentiles.
+// the scripted model that calls one tool and then answers, percentiles, starting workers together,
+// writing results and dropping a bench's schema.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConnector, defineTool } from '@patchbay/connector';
 import { success } from '@patchbay/envelope';
 import { createScriptedModel } from '@patchbay/turn/testing';
+import pg from 'pg';
 import { z } from 'zod';
 
 /** The tool input every generated tool takes. */
@@ -64,3 +68,42 @@ export function percentile(values, fraction) {
 
 /** Rounds to `digits` decimals. */
 export const round = (value, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Starts worker processes together and collects their reports: each says `ready`, all are told `go`
+ * at once, each answers one JSON report line and exits. Returns the reports and the wall seconds
+ * from `go` to the last report.
+ */
+export async function runWorkersTogether(workers) {
+  for (const { lines } of workers) {
+    const { value } = await lines.next();
+    if (value !== 'ready') throw new Error(`a worker did not start: ${value}`);
+  }
+  const started = performance.now();
+  for (const { child } of workers) child.stdin.write('go\n');
+  const reports = await Promise.all(
+    workers.map(async ({ lines, child }) => {
+      const { value } = await lines.next();
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+      return JSON.parse(value);
+    }),
+  );
+  return { reports, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Writes a bench's result to bench/results/<file> at the repository root and prints it. */
+export function writeBenchResult(file, result) {
+  const directory = join(import.meta.dirname, '..', '..', '..', 'bench', 'results');
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, file), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+}
+
+/** Drops a bench's Postgres schema (its tables, with everything in them). */
+export async function dropSchema(connectionString, schema) {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}

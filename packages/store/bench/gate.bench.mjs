@@ -7,14 +7,13 @@
 // round trip: what the gate paid before). The server's own CPU is not in the client's figure.
 // Results in bench/results/store-gate.json.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOrchestrator } from '@patchbay/orchestrator';
 import { measureInterleaved, ratioOf, spreadOf } from '@patchbay/testing/bench';
-import pg from 'pg';
 import { openStore } from '../dist/index.js';
-import { benchConnectors, benchCredentials, round } from './bench-fixtures.mjs';
+import { benchConnectors, benchCredentials, dropSchema, round, writeBenchResult } from './bench-fixtures.mjs';
 
 const subjectCount = Number(process.env.SUBJECTS ?? 200);
 const connections = 8;
@@ -139,15 +138,9 @@ try {
     targets: { at_1: verdict('postgres_over_sqlite_1'), at_10: verdict('postgres_over_sqlite_10') },
     load_average_at_end: os.loadavg().map((value) => round(value, 2)),
   };
-  const directory = join(import.meta.dirname, '..', '..', '..', 'bench', 'results');
-  mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, 'store-gate.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result, null, 2));
+  writeBenchResult('store-gate.json', result);
 } finally {
   for (const store of stores) await store.close();
   rmSync(home, { recursive: true, force: true });
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropSchema(baseUrl, schema);
 }

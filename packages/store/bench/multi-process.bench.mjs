@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { openStore } from '../dist/index.js';
-import { benchConnectors, benchCredentials, percentile, round } from './bench-fixtures.mjs';
+import {
+  benchConnectors,
+  benchCredentials,
+  percentile,
+  round,
+  runWorkersTogether,
+} from './bench-fixtures.mjs';
 
 const subjects = Number(process.env.SUBJECTS ?? 1_000);
 const turnsPerSubject = Number(process.env.TURNS_PER_SUBJECT ?? 2);
@@ -75,21 +81,7 @@ async function run(backend, home, processes) {
   const workers = Array.from({ length: processes }, (_, index) =>
     startWorker(backend, home, processes, index, runLabel),
   );
-  for (const { lines } of workers) {
-    const { value } = await lines.next();
-    if (value !== 'ready') throw new Error(`a ${name} worker did not start: ${value}`);
-  }
-  const started = performance.now();
-  for (const { child } of workers) child.stdin.write('go\n');
-  const reports = await Promise.all(
-    workers.map(async ({ lines, child }) => {
-      const { value } = await lines.next();
-      child.stdin.end();
-      await new Promise((resolve) => child.on('exit', resolve));
-      return JSON.parse(value);
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const { reports, seconds } = await runWorkersTogether(workers);
   const turns = reports.reduce((sum, report) => sum + report.turns, 0);
   const failures = reports.flatMap((report) => report.failures);
   const captures = reports.flatMap((report) => report.captureMs);

@@ -21,7 +21,7 @@ import { createInterface } from 'node:readline';
 import { ratioOf, spreadOf } from '@patchbay/testing/bench';
 import pg from 'pg';
 import { openStore } from '../dist/index.js';
-import { benchConnectors, benchCredentials, round } from './bench-fixtures.mjs';
+import { benchConnectors, benchCredentials, round, runWorkersTogether } from './bench-fixtures.mjs';
 
 const subjects = Number(process.env.SUBJECTS ?? 200);
 const connections = 8;
@@ -67,21 +67,7 @@ async function run(url, home, processes, mode) {
     );
     return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
   });
-  for (const { lines } of workers) {
-    const { value } = await lines.next();
-    if (value !== 'ready') throw new Error(`a worker did not start: ${value}`);
-  }
-  const started = performance.now();
-  for (const { child } of workers) child.stdin.write('go\n');
-  const reports = await Promise.all(
-    workers.map(async ({ lines, child }) => {
-      const { value } = await lines.next();
-      child.stdin.end();
-      await new Promise((resolve) => child.on('exit', resolve));
-      return JSON.parse(value);
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const { reports, seconds } = await runWorkersTogether(workers);
   const calls = reports.reduce((sum, report) => sum + report.turns, 0);
   const failures = reports.flatMap((report) => report.failures);
   if (failures.length > 0) throw new Error(`${failures.length} failed calls: ${[...new Set(failures)]}`);

@@ -7,7 +7,7 @@
 // All paths interleaved round by round in one run (measureInterleaved of @patchbay/testing/bench);
 // ratios are per round, with their range. Results in bench/results/store-turn.json.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOrchestrator } from '@patchbay/orchestrator';
@@ -15,10 +15,17 @@ import { measureInterleaved, ratioOf, spreadOf } from '@patchbay/testing/bench';
 import { runTurn } from '@patchbay/turn';
 import { createScriptedModel } from '@patchbay/turn/testing';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
-import pg from 'pg';
 import { z } from 'zod';
 import { openStore } from '../dist/index.js';
-import { benchConnectors, benchCredentials, lookupAnswer, lookupInput, round } from './bench-fixtures.mjs';
+import {
+  benchConnectors,
+  benchCredentials,
+  dropSchema,
+  lookupAnswer,
+  lookupInput,
+  round,
+  writeBenchResult,
+} from './bench-fixtures.mjs';
 
 const rounds = Number(process.env.ROUNDS ?? 15);
 const perRound = Number(process.env.PER_ROUND ?? 30);
@@ -204,15 +211,9 @@ try {
     load_average_at_start: loadAtStart,
     load_average_at_end: os.loadavg().map((value) => round(value, 2)),
   };
-  const directory = join(import.meta.dirname, '..', '..', '..', 'bench', 'results');
-  mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, 'store-turn.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result, null, 2));
+  writeBenchResult('store-turn.json', result);
 } finally {
   for (const store of stores) await store.close();
   rmSync(home, { recursive: true, force: true });
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropSchema(baseUrl, schema);
 }

@@ -4,6 +4,7 @@ import { compileDataSchema } from '../data-schema.js';
 import { agentNodeOptions, assertKnownOptions, edgeOptions, functionNodeOptions } from '../node-options.js';
 import { type ChainNode, isAgentNode } from '../nodes.js';
 import { type SacpStatus, sacpStatuses } from '../reply.js';
+import { createMemoryResumeLedger, type ResumeLedger } from '../resume-ledger.js';
 import { type ResumeKeyRing, resumeKeyRing } from '../resume-token.js';
 import type { ChainDefinition, ChainEdge } from './types.js';
 
@@ -22,6 +23,8 @@ export interface CompiledChain {
   maxReasks: number;
   /** The first key signs resume tokens, any of them verifies. */
   resumeKeys: ResumeKeyRing;
+  /** Where resumed pauses are claimed: the definition's, or one in memory for this chain alone. */
+  resumeLedger: ResumeLedger;
 }
 
 const defaultMaxSteps = 25;
@@ -32,8 +35,8 @@ const invalid = (message: string) => new PatchbayError('sacp_invalid_chain', mes
 
 /**
  * Checks a chain definition and compiles its edges, so a mistake fails `defineChain` rather than a
- * run. Throws `sacp_invalid_chain`, `sacp_invalid_condition`, `sacp_invalid_data_schema` or
- * `sacp_invalid_resume_key`.
+ * run. Throws `sacp_invalid_chain` (also for a `resumeLedger` without `claim`),
+ * `sacp_invalid_condition`, `sacp_invalid_data_schema` or `sacp_invalid_resume_key`.
  */
 export function compileChain(definition: ChainDefinition): CompiledChain {
   if (!Object.hasOwn(definition.nodes, definition.start))
@@ -48,7 +51,16 @@ export function compileChain(definition: ChainDefinition): CompiledChain {
     maxSteps,
     maxReasks: definition.maxReasks ?? defaultMaxReasks,
     resumeKeys: resumeKeyRing(definition.resumeKey),
+    resumeLedger: checkResumeLedger(definition.resumeLedger),
   };
+}
+
+function checkResumeLedger(ledger: ResumeLedger | undefined): ResumeLedger {
+  if (ledger === undefined) return createMemoryResumeLedger();
+  if (typeof ledger !== 'object' || ledger === null || typeof ledger.claim !== 'function') {
+    throw invalid('resumeLedger must be an object with a claim(pauseId) method (see createMemoryResumeLedger).');
+  }
+  return ledger;
 }
 
 function checkNode(id: string, node: ChainNode, definition: ChainDefinition): void {

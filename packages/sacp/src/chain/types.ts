@@ -6,6 +6,7 @@ import type { SacpIssue } from '../issues.js';
 import type { ChainNode } from '../nodes.js';
 import type { SacpRepair } from '../parse-sacp.js';
 import type { SacpReply, SacpStatus } from '../reply.js';
+import type { ResumeLedger } from '../resume-ledger.js';
 import type { ResumeKey } from '../resume-token.js';
 
 /** A directed edge; taken when its `status` filter and `when` expression both hold (edges are tried in order). */
@@ -42,6 +43,13 @@ export interface ChainDefinition {
    * same chain object.
    */
   resumeKey?: ResumeKey | readonly ResumeKey[] | undefined;
+  /**
+   * Records which paused runs were resumed, so each resumes at most once: a second `resume` of the
+   * same pause (token or checkpoint) is refused with `sacp_resume_used` before any node runs. Default:
+   * a ledger in memory, of this chain object alone. When several processes or several chain objects
+   * (a chain defined per request) may resume one run, give them one ledger on a shared store.
+   */
+  resumeLedger?: ResumeLedger | undefined;
 }
 
 /** One node run in a chain's trace. */
@@ -80,6 +88,11 @@ export interface ChainCheckpoint {
   node: string;
   /** The node that ran before the paused one. */
   previous?: string | undefined;
+  /**
+   * Random id of this pause, claimed in the chain's `resumeLedger` when the run resumes. Absent in
+   * checkpoints made before resumes were single-use; those are claimed by a hash of their content.
+   */
+  pauseId?: string | undefined;
   question: string;
   steps: number;
   visits: Record<string, number>;

@@ -320,6 +320,41 @@ describe('turnAgentRunner', () => {
     });
   });
 
+  it('does not repeat a write in a re-ask: a model that wrote, answered in prose and sends the write again reaches the service once', async () => {
+    const { statusSource, orchestrator, execute } = await setup();
+    const create = { toolName: 'tracker_create_issue', input: { project: 'WEB', title: 'Login fails' } };
+    const writer = createScriptedModel([
+      { toolCalls: [create] },
+      'Created WEB-8 for you.',
+      // The re-ask: the same write again, and a variant of it, in one step.
+      { toolCalls: [create, { ...create, input: { project: 'WEB', title: 'Login fails (again)' } }] },
+      (call) => {
+        const refusal = lastToolResult(call.prompt);
+        return sacp({
+          thought: '',
+          status: 'success',
+          data: { key: 'WEB-8', refused: refusal.error_type },
+          message: 'Created WEB-8.',
+        });
+      },
+    ]);
+    const chain = defineChain({
+      start: 'writer',
+      nodes: { writer: { model: writer, system: 'You file issues.' } },
+      runAgent: turnAgentRunner({ orchestrator, connectors, statusSource, subject: 'ana', now }),
+    });
+
+    const result = await chain.run('File "Login fails" in WEB.');
+
+    expect(sent).toEqual([{ tool: 'tracker_create_issue', input: create.input }]);
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(result.state).toBe('done');
+    expect(result.trace[0]?.reasks).toBe(1);
+    // The re-ask still offered the tools (same prompt), and answered the repeated calls with a refusal.
+    expect(writer.calls[2]?.tools?.map((offered) => offered.name)).toContain('tracker_create_issue');
+    expect(result.reply.data).toEqual({ key: 'WEB-8', refused: 'conflict' });
+  });
+
   it('ends a node that runs out of steps with a failure reply, and offers each node only its connectors', async () => {
     const { statusSource, orchestrator } = await setup();
     const looper = createScriptedModel([

@@ -2,7 +2,7 @@ import { PatchbayError, type PatchbayErrorCode, renderEnvelopeForModel } from '@
 import { type RunTurnOptions, runTurn, type TurnResult } from '@patchbay/turn';
 import { withQuestions } from '@patchbay/turn/internal';
 import type { ModelMessage } from 'ai';
-import type { RunAgentHook, RunAgentRequest, ToolOutput } from '../agent-turn.js';
+import { type RunAgentHook, type RunAgentRequest, reaskCallRefusal, type ToolOutput } from '../agent-turn.js';
 import { parseSacp } from '../parse-sacp.js';
 import type { SacpReply } from '../reply.js';
 
@@ -96,7 +96,9 @@ export function turnAgentRunner(options: TurnAgentRunnerOptions): RunAgentHook {
       thread: { id: threadId, messages: history },
       message: textOf(last),
       subject: options.subject,
-      orchestrator: options.orchestrator,
+      // A re-ask is a new turn: the turn loop's record of the calls that ran (which refuses a write
+      // already done) starts empty, so the re-ask's calls are answered here without reaching the gate.
+      orchestrator: (request.reask ?? 0) > 0 ? runningNoCalls(options.orchestrator) : options.orchestrator,
       connectors,
       statusSource: options.statusSource,
       // The node's prompt (SACP block included) leads; the connector protocol blocks follow it.
@@ -128,6 +130,23 @@ export function turnAgentRunner(options: TurnAgentRunnerOptions): RunAgentHook {
       result.trace.outcome === 'replied' ? result.reply : JSON.stringify(replyForRunnerOutcome(result));
     return { text, responseMessages: turnMessages.slice(1), toolOutputs };
   };
+}
+
+/**
+ * The gate as a re-ask turn sees it: the same tools offered (same prompt, and providers want the
+ * tools of the history's calls declared), but every call answered with a refusal and nothing of the
+ * gate that runs or decides anything (`execute`, approvals) reachable.
+ */
+function runningNoCalls(orchestrator: RunTurnOptions['orchestrator']): RunTurnOptions['orchestrator'] {
+  const view: RunTurnOptions['orchestrator'] = {
+    execute: async (toolName) => reaskCallRefusal(toolName),
+  };
+  if (orchestrator.getTool) view.getTool = orchestrator.getTool.bind(orchestrator);
+  if (orchestrator.listTools) view.listTools = orchestrator.listTools.bind(orchestrator);
+  if (orchestrator.listAgents) view.listAgents = orchestrator.listAgents.bind(orchestrator);
+  if (orchestrator.health) view.health = orchestrator.health.bind(orchestrator);
+  if (orchestrator.needsApproval) view.needsApproval = orchestrator.needsApproval.bind(orchestrator);
+  return view;
 }
 
 /** The SACP reply for a turn the runner ended itself (asked the user, hit a limit, or was stopped). */
