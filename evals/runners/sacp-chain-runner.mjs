@@ -28,12 +28,20 @@
 // question, or its last reply's message), the stored thread holds the node turns' stored messages.
 import { randomBytes } from 'node:crypto';
 import { evalCredentials } from '@patchbay/eval';
-import { defineChain, interventionGuardrail, redactionGuardrail, sacpStatuses } from '@patchbay/sacp';
+import {
+  createMemoryResumeLedger,
+  defineChain,
+  interventionGuardrail,
+  redactionGuardrail,
+  sacpStatuses,
+} from '@patchbay/sacp';
 import { turnAgentRunner } from '@patchbay/sacp/orchestrator';
 import { runnerTrace } from './runner-trace.mjs';
 
 // One key for the process: every turn defines the chain anew, and a token resumes only if it verifies.
 const resumeKey = randomBytes(32);
+// The chain is defined anew each turn: one ledger for the process, so a token resumes once across them.
+const resumeLedger = createMemoryResumeLedger();
 
 // Paused runs by thread store (one per scenario run), then thread id; runs without a store share one.
 const pausedRuns = new WeakMap();
@@ -85,6 +93,7 @@ function relayChain({ options, onTurn }) {
     id: 'relay',
     start: 'plan',
     resumeKey,
+    resumeLedger,
     maxSteps: 12,
     runAgent,
     nodes: {

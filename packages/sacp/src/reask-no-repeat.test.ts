@@ -19,6 +19,7 @@ describe('re-asks run no tool: a write of the first attempt is not repeated', ()
         refunds.push(input);
         return { refunded: true };
       };
+      const declared = { description: 'Refunds an order', inputSchema: z.object({ order: z.string() }) };
       const model = createScriptedModel([
         { toolCalls: [refund] },
         'I refunded order 42.',
@@ -33,11 +34,7 @@ describe('re-asks run no tool: a write of the first attempt is not repeated', ()
             model,
             system: 'You refund orders.',
             tools: {
-              refund_order: tool({
-                description: 'Refunds an order',
-                inputSchema: z.object({ order: z.string() }),
-                ...(through === 'execute' ? { execute: send } : {}),
-              }),
+              refund_order: through === 'execute' ? tool({ ...declared, execute: send }) : tool(declared),
             },
             ...(through === 'callTool' ? { callTool: (_name: string, input: unknown) => send(input) } : {}),
           },

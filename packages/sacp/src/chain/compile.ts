@@ -58,7 +58,9 @@ export function compileChain(definition: ChainDefinition): CompiledChain {
 function checkResumeLedger(ledger: ResumeLedger | undefined): ResumeLedger {
   if (ledger === undefined) return createMemoryResumeLedger();
   if (typeof ledger !== 'object' || ledger === null || typeof ledger.claim !== 'function') {
-    throw invalid('resumeLedger must be an object with a claim(pauseId) method (see createMemoryResumeLedger).');
+    throw invalid(
+      'resumeLedger must be an object with a claim(pauseId) method (see createMemoryResumeLedger).',
+    );
   }
   return ledger;
 }

@@ -187,6 +187,8 @@ describe('defineChain: a paused run resumes at most once', () => {
         nodes: { a: () => reply('completed') },
         resumeLedger: {} as ResumeLedger,
       }),
-    ).toThrow(expect.objectContaining({ code: 'sacp_invalid_chain', message: expect.stringContaining('claim') }));
+    ).toThrow(
+      expect.objectContaining({ code: 'sacp_invalid_chain', message: expect.stringContaining('claim') }),
+    );
   });
 });

@@ -109,6 +109,7 @@ const pauseIdPattern = /^[A-Za-z0-9-]{1,64}$/;
 // Checkpoints made before pauses had ids are named by their content, which holds the run's
 // correlation id and its trace with start times, so two pauses do not share it.
 function pauseIdOf(checkpoint: ChainCheckpoint): string {
-  if (typeof checkpoint.pauseId === 'string' && pauseIdPattern.test(checkpoint.pauseId)) return checkpoint.pauseId;
+  if (typeof checkpoint.pauseId === 'string' && pauseIdPattern.test(checkpoint.pauseId))
+    return checkpoint.pauseId;
   return `sha256:${createHash('sha256').update(JSON.stringify(checkpoint)).digest('base64url')}`;
 }
