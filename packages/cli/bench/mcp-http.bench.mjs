@@ -46,7 +46,10 @@ const urlPattern = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/;
 async function runProxy(specFile) {
   const { tools, result } = JSON.parse(readFileSync(specFile, 'utf8'));
   // The upstream MCP server, answering the tool with the gateway's own answer.
-  const upstreamServer = new Server({ name: 'bench-upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const upstreamServer = new Server(
+    { name: 'bench-upstream', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
   upstreamServer.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   upstreamServer.setRequestHandler(CallToolRequestSchema, (request) => {
     if (request.params.name !== toolName) throw new Error(`unknown tool ${request.params.name}`);
@@ -128,7 +131,6 @@ const baseUrl = process.env.PATCHBAY_TEST_DATABASE_URL || 'postgres://postgres@1
 const schema = `pb_bench_mcp_http_${process.pid}_${randomBytes(3).toString('hex')}`;
 const applicationName = `pb_bench_mcp_http_${process.pid}`;
 const paths = ['postgres_gateway', 'sqlite_gateway', 'plain_proxy'];
-
 
 const connectorUrl = import.meta.resolve('@patchbay/connector');
 const envelopeUrl = import.meta.resolve('@patchbay/envelope');
@@ -262,10 +264,15 @@ async function repetition(home, configFile, admin, figures, repetitionIndex) {
     const tool = tools.find((entry) => entry.name === toolName);
     if (!tool) throw new Error(`the gateway does not list ${toolName}: ${JSON.stringify(tools)}`);
     const answer = await hosts.sqlite_gateway.callTool({ name: toolName, arguments: callArguments });
-    if (answer.structuredContent?.ok !== true) throw new Error(`gateway call failed: ${JSON.stringify(answer)}`);
+    if (answer.structuredContent?.ok !== true)
+      throw new Error(`gateway call failed: ${JSON.stringify(answer)}`);
     const specFile = join(home, 'proxy-spec.json');
     writeFileSync(specFile, JSON.stringify({ tools: [tool], result: answer }));
-    servers.plain_proxy = await startServer([fileURLToPath(import.meta.url), '--proxy', specFile], baseEnv, 'proxy');
+    servers.plain_proxy = await startServer(
+      [fileURLToPath(import.meta.url), '--proxy', specFile],
+      baseEnv,
+      'proxy',
+    );
     hosts.plain_proxy = await host(servers.plain_proxy.url, 'bench-host-proxy');
 
     for (const name of paths) {
@@ -295,7 +302,7 @@ async function repetition(home, configFile, admin, figures, repetitionIndex) {
       const serverBefore = Object.fromEntries(paths.map((name) => [name, cpuMsOf(servers[name].child.pid)]));
       const backendsBefore = await backendCpu();
       for (let step = 0; step < perRound; step += 1) {
-        for (const name of orders[(step + roundIndex) % orders.length]) {
+        for (const name of orders[(step + roundIndex + repetitionIndex) % orders.length]) {
           const started = performance.now();
           await call(name);
           times[name].push((performance.now() - started) * 1000);
@@ -337,7 +344,10 @@ async function main() {
     mkdirSync(join(home, 'connectors'));
     writeFileSync(join(home, 'connectors', 'bench.mjs'), connectorModule);
     const configFile = join(home, 'patchbay.config.json');
-    writeFileSync(configFile, JSON.stringify({ connectors: [{ module: './connectors/bench.mjs' }] }, null, 2));
+    writeFileSync(
+      configFile,
+      JSON.stringify({ connectors: [{ module: './connectors/bench.mjs' }] }, null, 2),
+    );
 
     // One connection with the read scope, in each store.
     const { openStore } = await import('@patchbay/store');
@@ -351,10 +361,7 @@ async function main() {
     await postgres.close();
 
     const figures = Object.fromEntries(
-      paths.map((name) => [
-        name,
-        { medianUs: [], p90Us: [], serverCpuMs: [], backendCpuMs: [] },
-      ]),
+      paths.map((name) => [name, { medianUs: [], p90Us: [], serverCpuMs: [], backendCpuMs: [] }]),
     );
     let answerBytes = 0;
     for (let index = 0; index < repetitions; index += 1)
@@ -365,7 +372,10 @@ async function main() {
     const pgTotalCpu = pgFigures.serverCpuMs.map((value, index) => value + pgFigures.backendCpuMs[index]);
     const latencyPg = ratioOf(pgFigures.medianUs, proxyFigures.medianUs);
     const latencySqlite = ratioOf(sqliteFigures.medianUs, proxyFigures.medianUs);
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+    }).trim();
     const result = {
       benchmark: 'cli-mcp-http',
       description:

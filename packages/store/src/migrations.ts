@@ -271,6 +271,13 @@ export const migrations: readonly Migration[] = [
     // reading every open proposal of every tool.
     sql: 'CREATE INDEX proposals_by_tool_state ON proposals (tool, state);',
   },
+  {
+    version: 12,
+    name: 'resume_claims',
+    // The resume ledger (`store.resumeLedger`): one row per resumed pause, so a paused SACP run
+    // resumes once across every process on the file.
+    sql: 'CREATE TABLE resume_claims (pause_id TEXT PRIMARY KEY, claimed_at TEXT NOT NULL) WITHOUT ROWID;',
+  },
 ];
 
 /**

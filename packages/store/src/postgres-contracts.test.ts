@@ -6,6 +6,7 @@ import {
   describeCheckpointerContract,
   describeMemoryStoreContract,
   describeProposalStoreContract,
+  describeResumeLedgerContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
   describeWatchableStatusSourceContract,
@@ -72,6 +73,11 @@ describePostgres('Postgres store contracts', () => {
   describeCheckpointerContract('Postgres', async () => {
     const { store, reopen, close } = await postgresStore();
     return { checkpointer: store, reopen, close };
+  });
+
+  describeResumeLedgerContract('Postgres', async () => {
+    const { store, reopen, close } = await postgresStore();
+    return { ledger: store.resumeLedger, reopen: async () => (await reopen()).resumeLedger, close };
   });
 
   describeAuditSinkContract('Postgres', async () => {

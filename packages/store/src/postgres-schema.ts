@@ -278,4 +278,10 @@ export const postgresMigrations: readonly Migration[] = [
     // As SQLite's step 11: a changed tool's open proposals are found by index.
     sql: 'CREATE INDEX proposals_by_tool_state ON proposals (tool, state);',
   },
+  {
+    version: 9,
+    name: 'resume_claims',
+    // As SQLite's step 12: the resume ledger, one row per resumed pause.
+    sql: 'CREATE TABLE resume_claims (pause_id TEXT PRIMARY KEY, claimed_at TIMESTAMPTZ NOT NULL DEFAULT now());',
+  },
 ];

@@ -1,6 +1,7 @@
 import type { Credentials } from '@patchbay/connector';
 import {
   narrowState,
+  type ResumeLedger,
   type StatusChange,
   type StoredConnection,
   type SubjectState,
@@ -26,6 +27,7 @@ import { PostgresMemoryStore } from './postgres-memory-store.js';
 import { PostgresProposalStore } from './postgres-proposal-store.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import type { PostgresWatcher } from './postgres-watcher.js';
+import { PostgresResumeLedger } from './resume-ledger.js';
 import { deriveProposalKey, findSecretKey, type ResolvedSecretKey, resolveSecretKey } from './secret-key.js';
 import type { StatusCache } from './status-cache.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
@@ -64,6 +66,7 @@ export class PostgresStore implements PatchbayStore {
   readonly audit: PostgresAuditLog;
   readonly threads: PostgresThreadStore;
   /** Long-term memory (seed 002), sealed and searched as SQLite's. */
+  readonly resumeLedger: ResumeLedger;
   readonly memory: PostgresMemoryStore;
   private ring: Keyring | undefined;
   private proposalKey: Buffer | undefined;
@@ -102,6 +105,7 @@ export class PostgresStore implements PatchbayStore {
         return this.previousProposalKeys;
       },
     );
+    this.resumeLedger = new PostgresResumeLedger(handle);
     this.audit = new PostgresAuditLog(handle, options.auditCommit);
     this.threads = new PostgresThreadStore(
       handle,

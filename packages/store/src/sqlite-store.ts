@@ -1,5 +1,5 @@
 import type { Credentials } from '@patchbay/connector';
-import type { StatusChange, StoredConnection, SubjectState } from '@patchbay/connector/ports';
+import type { ResumeLedger, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector/ports';
 import { displayIdentity } from '@patchbay/helpers';
 import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
@@ -14,6 +14,7 @@ import {
   rotationBatchSize,
   withKeyId,
 } from './keyring.js';
+import { SqliteResumeLedger } from './resume-ledger.js';
 import { deriveProposalKey, type ResolvedSecretKey } from './secret-key.js';
 import { SqliteAuditLog } from './sqlite-audit-log.js';
 import { immediateTransaction } from './sqlite-database.js';
@@ -63,6 +64,7 @@ export class SqliteStore implements PatchbayStore {
   readonly proposals: SqliteProposalStore;
   readonly audit: SqliteAuditLog;
   readonly threads: SqliteThreadStore;
+  readonly resumeLedger: ResumeLedger;
   readonly memory: SqliteMemoryStore;
   private ring: Keyring | undefined;
   private readonly previousKeys: () => KeyringKey[];
@@ -96,6 +98,7 @@ export class SqliteStore implements PatchbayStore {
         return this.previousProposalKeys;
       },
     );
+    this.resumeLedger = new SqliteResumeLedger(handle);
     this.audit = new SqliteAuditLog(handle);
     this.threads = new SqliteThreadStore(handle, options.maxThreadMessageChars);
     this.memory = new SqliteMemoryStore(handle, {

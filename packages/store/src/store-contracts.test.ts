@@ -5,6 +5,7 @@ import {
   describeAuditSinkContract,
   describeCheckpointerContract,
   describeProposalStoreContract,
+  describeResumeLedgerContract,
   describeStatusSourceContract,
   describeThreadStoreContract,
   describeWatchableStatusSourceContract,
@@ -62,6 +63,11 @@ describeThreadStoreContract('SQLite', async () => {
 describeCheckpointerContract('SQLite', async () => {
   const { store, reopen, close } = await sqliteStore();
   return { checkpointer: store, reopen, close };
+});
+
+describeResumeLedgerContract('SQLite', async () => {
+  const { store, reopen, close } = await sqliteStore();
+  return { ledger: store.resumeLedger, reopen: () => reopen().resumeLedger, close };
 });
 
 describeAuditSinkContract('SQLite', async () => {

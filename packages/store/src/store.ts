@@ -4,6 +4,7 @@ import type {
   Checkpointer,
   MemoryStore,
   ProposalStore,
+  ResumeLedger,
   SubjectState,
   ThreadStore,
   WatchableStatusSource,
@@ -125,6 +126,11 @@ export interface PatchbayStore extends WatchableStatusSource, Checkpointer {
    * by subject; redacted and sealed with the store's key before anything is written, and forgettable.
    */
   readonly memory: ForgettingMemoryStore;
+  /**
+   * The resume ledger of `@patchbay/sacp` chains (`defineChain({ resumeLedger: store.resumeLedger })`):
+   * a paused run resumes once across every process on this store.
+   */
+  readonly resumeLedger: ResumeLedger;
 
   /**
    * Per-connector status read (the gate's, on every tool call): the same as `load` narrowed to

@@ -13,6 +13,7 @@ export type {
   NewMemoryEntry,
 } from './memory-store.js';
 export type { Proposal, ProposalDecision, ProposalState, ProposalStore } from './proposal-store.js';
+export type { ResumeLedger } from './resume-ledger.js';
 export {
   isWatchable,
   loadConnectorState,

@@ -3,6 +3,7 @@ export { type CheckpointerHarness, describeCheckpointerContract } from './checkp
 export type { Awaitable, HarnessLifecycle } from './contract-harness.js';
 export { describeMemoryStoreContract, type MemoryStoreHarness } from './memory-store-contract.js';
 export { describeProposalStoreContract, type ProposalStoreHarness } from './proposal-store-contract.js';
+export { describeResumeLedgerContract, type ResumeLedgerHarness } from './resume-ledger-contract.js';
 export { describeStatusSourceContract, type StatusSourceHarness } from './status-source-contract.js';
 export { describeThreadStoreContract, type ThreadStoreHarness } from './thread-store-contract.js';
 export {
