@@ -37,6 +37,7 @@ import {
   CallToolResultSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { median, ratioOf, spreadOf } from '@patchbay/testing/bench';
 
 const toolName = 'bench_search_issues';
 const urlPattern = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/;
@@ -169,24 +170,7 @@ export function createBench() {
 export const connectorFactory = createBench;
 `;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const round = (value, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
-/** Median and range of per-round figures (as spreadOf of @patchbay/testing/bench). */
-const spreadOf = (values, digits = 3) => ({
-  median: round(median(values), digits),
-  min: round(Math.min(...values), digits),
-  max: round(Math.max(...values), digits),
-});
-/** Per-round ratios as a spread (as ratioOf of @patchbay/testing/bench). */
-const ratioOf = (path, peer, digits = 3) =>
-  spreadOf(
-    path.map((value, index) => value / peer[index]),
-    digits,
-  );
 const loadavg = () => os.loadavg().map((value) => round(value, 2));
 
 function postgresUrl(extra = {}) {

@@ -29,7 +29,8 @@ export interface InterleavedOptions {
   perRound?: number;
 }
 
-const median = (values: readonly number[]): number => {
+/** The median of some figures (the mean of the middle two for an even count). */
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
