@@ -4,7 +4,9 @@
 // scenario names). Exits 1 when a scenario fails. `--bail` stops at the first failure: the mutation
 // run (`pnpm mutate`) uses it as Stryker's command, where promptfoo's start-up (seconds per run) would
 // multiply by every mutant. `--filter <regex>` as in `pnpm eval`; `--skip <regex>` leaves out the
-// scenarios whose id matches.
+// scenarios whose id matches. `--failed-to <file>` writes the ids of the failing scenarios there as a
+// JSON list (the mutation run's count of the scenarios that kill each mutant).
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   checkScenario,
@@ -24,6 +26,8 @@ const skip = skipIndex >= 0 ? new RegExp(args[skipIndex + 1]) : undefined;
 const scenarios = loadScenarios(config, {
   filter: filterIndex >= 0 ? args[filterIndex + 1] : undefined,
 }).filter((scenario) => !skip?.test(scenario.id));
+const failedToIndex = args.indexOf('--failed-to');
+const failedIds = [];
 let failed = 0;
 for (const scenario of scenarios) {
   let result;
@@ -32,7 +36,10 @@ for (const scenario of scenarios) {
   } catch (error) {
     result = { pass: false, failed: [{ turn: 0, reason: `did not run: ${error?.message ?? error}` }] };
   }
-  if (!result.pass) failed += 1;
+  if (!result.pass) {
+    failed += 1;
+    failedIds.push(scenario.id);
+  }
   if (!quiet || !result.pass)
     console.log(
       `${result.pass ? 'PASS' : 'FAIL'}  ${scenario.id}`,
@@ -43,6 +50,7 @@ for (const scenario of scenarios) {
     );
   if (failed && bail) break;
 }
+if (failedToIndex >= 0) writeFileSync(args[failedToIndex + 1], `${JSON.stringify(failedIds)}\n`);
 console.log(
   `[eval:direct] ${failed === 0 ? 'all passed' : `${failed} failed`} (${scenarios.length} scenarios)`,
 );

@@ -5,8 +5,13 @@
 // appended to a JSON-lines log (`PATCHBAY_MUTATE_LOG`), so one Stryker run gives the score before and
 // after the new scenarios (`node evals/scripts/mutation-summary.mjs <json> <log>`). The exit code is
 // the whole suite's: 0 when every scenario passed (the mutant survived), 1 when one failed.
+// With `PATCHBAY_MUTATE_KILLERS=1` every scenario runs, without stopping at the first failure, and the
+// log also lists the scenarios that failed (`killers`): `mutation-summary.mjs` then names the mutants
+// only one scenario kills. About ten times slower a mutant; for a measuring run, not every round.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -21,9 +26,31 @@ const checkScenarios = fileURLToPath(new URL('./check-scenarios.mjs', import.met
 const run = (...args) =>
   spawnSync(process.execPath, [checkScenarios, '--bail', '--quiet', ...args], { stdio: 'inherit' }).status;
 
+/** Every scenario, no bail: the ids of those that failed. */
+function killers() {
+  const directory = mkdtempSync(join(tmpdir(), 'patchbay-killers-'));
+  const file = join(directory, 'failed.json');
+  try {
+    spawnSync(process.execPath, [checkScenarios, '--quiet', '--failed-to', file], { stdio: 'inherit' });
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
-const before = run('--skip', newScenarioIds) === 0 ? 'survived' : 'killed';
-const after = before === 'killed' ? 'killed' : run('--filter', newScenarioIds) === 0 ? 'survived' : 'killed';
+let entry;
+if (process.env.PATCHBAY_MUTATE_KILLERS === '1') {
+  const failed = killers();
+  const isNew = new RegExp(newScenarioIds);
+  const before = failed.some((id) => !isNew.test(id)) ? 'killed' : 'survived';
+  entry = { mutant, before, after: failed.length > 0 ? 'killed' : 'survived', killers: failed };
+} else {
+  const before = run('--skip', newScenarioIds) === 0 ? 'survived' : 'killed';
+  const after =
+    before === 'killed' ? 'killed' : run('--filter', newScenarioIds) === 0 ? 'survived' : 'killed';
+  entry = { mutant, before, after };
+}
 if (mutant !== undefined && process.env.PATCHBAY_MUTATE_LOG)
-  appendFileSync(process.env.PATCHBAY_MUTATE_LOG, `${JSON.stringify({ mutant, before, after })}\n`);
-process.exit(after === 'survived' ? 0 : 1);
+  appendFileSync(process.env.PATCHBAY_MUTATE_LOG, `${JSON.stringify(entry)}\n`);
+process.exit(entry.after === 'survived' ? 0 : 1);

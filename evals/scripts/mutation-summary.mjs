@@ -98,3 +98,30 @@ console.log(
   }`,
 );
 for (const line of survivors) console.log(`  survived: ${line}`);
+// With a log of a `PATCHBAY_MUTATE_KILLERS=1` run: how many scenarios kill each killed mutant, and the
+// mutants that rest on a single one (a second, independent scenario is due where the behaviour is safety-critical).
+const counted = [...verdicts.values()].filter(
+  (entry) => Array.isArray(entry.killers) && entry.killers.length > 0,
+);
+if (counted.length > 0) {
+  const histogram = new Map();
+  for (const entry of counted) {
+    const bucket = entry.killers.length >= 5 ? '5+' : String(entry.killers.length);
+    histogram.set(bucket, (histogram.get(bucket) ?? 0) + 1);
+  }
+  const where = new Map(
+    Object.entries(report.files).flatMap(([file, { mutants }]) =>
+      mutants.map((mutant) => [
+        String(mutant.id),
+        `${file}:${mutant.location.start.line} ${mutant.mutatorName}`,
+      ]),
+    ),
+  );
+  console.log(
+    `killed by N scenarios: ${['1', '2', '3', '4', '5+'].map((bucket) => `${bucket}: ${histogram.get(bucket) ?? 0}`).join(', ')}`,
+  );
+  for (const entry of counted.filter((item) => item.killers.length === 1))
+    console.log(
+      `  one killer: #${entry.mutant} ${where.get(String(entry.mutant)) ?? ''} ← ${entry.killers[0]}`,
+    );
+}
