@@ -12,7 +12,8 @@ import { streamTurn } from '@patchbay/turn';
  *   the reply;
  * - the first status it shows is the status the model saw;
  * - every tool call the model made is shown with its input, and then with its output, a denial, or
- *   (for a call that waits for a person) an approval request whose id is the gate's proposal id.
+ *   (for a call that waits for a person, and only for one) an approval request whose id is the gate's
+ *   proposal id.
  */
 export function streamDisagreements(chunks, result) {
   const problems = [];
@@ -52,6 +53,10 @@ export function streamDisagreements(chunks, result) {
         problems.push(
           `call ${call.toolName} waits for approval, but no request with its proposal id is shown`,
         );
+    } else if (byCall('tool-approval-request', call.toolCallId).length > 0) {
+      problems.push(
+        `call ${call.toolName} (${call.toolCallId}) does not wait for approval, but an approval request is shown`,
+      );
     } else if (
       byCall('tool-output-available', call.toolCallId).length +
         byCall('tool-output-denied', call.toolCallId).length !==

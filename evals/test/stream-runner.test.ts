@@ -66,5 +66,8 @@ describe('the stream-turn runner grades the stream against the result', () => {
     expect(streamDisagreements(without('tool-approval-request'), done)).toEqual([
       'call github_close_issue (call-1) is not shown once with its outcome',
     ]);
+    expect(streamDisagreements(agreeing, done)).toEqual([
+      'call github_close_issue (call-1) does not wait for approval, but an approval request is shown',
+    ]);
   });
 });
