@@ -8,13 +8,8 @@
 // JSON list (the mutation run's count of the scenarios that kill each mutant).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  checkScenario,
-  createReferenceAgent,
-  loadEvalConfig,
-  loadScenarios,
-  runScenario,
-} from '@patchbay/eval';
+import { loadEvalConfig, loadScenarios } from '@patchbay/eval';
+import { reasonsOf, scenarioVerdict } from './scenario-verdict.mjs';
 
 const config = await loadEvalConfig(join(import.meta.dirname, '..', 'patchbay-eval.config.mjs'));
 const args = process.argv.slice(2);
@@ -30,24 +25,13 @@ const failedToIndex = args.indexOf('--failed-to');
 const failedIds = [];
 let failed = 0;
 for (const scenario of scenarios) {
-  let result;
-  try {
-    result = checkScenario(scenario, await runScenario(scenario, createReferenceAgent(), config));
-  } catch (error) {
-    result = { pass: false, failed: [{ turn: 0, reason: `did not run: ${error?.message ?? error}` }] };
-  }
+  const result = await scenarioVerdict(scenario, config);
   if (!result.pass) {
     failed += 1;
     failedIds.push(scenario.id);
   }
   if (!quiet || !result.pass)
-    console.log(
-      `${result.pass ? 'PASS' : 'FAIL'}  ${scenario.id}`,
-      result.failed
-        .map((check) => `[turn ${check.turn}] ${check.reason}`)
-        .join(' | ')
-        .slice(0, 600),
-    );
+    console.log(`${result.pass ? 'PASS' : 'FAIL'}  ${scenario.id}`, reasonsOf(result));
   if (failed && bail) break;
 }
 if (failedToIndex >= 0) writeFileSync(args[failedToIndex + 1], `${JSON.stringify(failedIds)}\n`);

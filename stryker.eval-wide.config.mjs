@@ -1,0 +1,57 @@
+// @ts-check
+// `pnpm mutate:eval:wide`: how much of the turn loop, the gate and what surrounds them `pnpm eval`
+// alone checks. The scope (issue #36): the whole turn package (but its test doubles in src/testing/),
+// the gate's call pipeline and its approval files, the memory turn adapter and the SACP chain runner.
+// The tests are the eval scenarios, through Stryker's `patchbay-eval` runner
+// (evals/mutation/eval-test-runner.mjs: one long-lived worker on the instrumented build, `perTest`
+// coverage so a mutant runs only the scenarios that reach it). For the safety-critical files
+// (`patchbayEval.killCounts`: the turn loop, the gate, approvals) every scenario that reaches a mutant
+// runs, so the report lists every scenario that kills it (`killedBy`); `mutation-summary.mjs --kills`
+// names the mutants only one scenario kills. Results in evals/mutation/eval-wide/.
+// `inPlace`: a sandbox copy would lose pnpm's workspace links; Stryker restores the files when done.
+// Run it in a clone of the repository: the instrumented sources and builds are the working tree's
+// while it runs.
+const turn = [
+  'packages/turn/src/*.ts',
+  '!packages/turn/src/*.test.ts',
+  // Re-exports and types only.
+  '!packages/turn/src/{index,internal,turn-types}.ts',
+];
+const gate = [
+  'packages/orchestrator/src/call-pipeline.ts',
+  'packages/orchestrator/src/approval-gate.ts',
+  'packages/orchestrator/src/approval-policy.ts',
+  'packages/orchestrator/src/used-approvals.ts',
+];
+const memory = ['packages/memory/src/turn-memory.ts', 'packages/memory/src/memory-turn-context.ts'];
+const chain = [
+  'packages/sacp/src/chain.ts',
+  'packages/sacp/src/chain/*.ts',
+  '!packages/sacp/src/chain/*.test.ts',
+];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions & { patchbayEval: object }} */
+export default {
+  testRunner: 'patchbay-eval',
+  plugins: ['./evals/mutation/eval-test-runner.mjs'],
+  coverageAnalysis: 'perTest',
+  patchbayEval: {
+    killCounts:
+      'packages/turn/src/(turn-loop|call-decision|step-decision|step-calls)\\.ts$|packages/orchestrator/src/(call-pipeline|approval-gate|approval-policy|used-approvals)\\.ts$',
+  },
+  buildCommand:
+    'pnpm --filter @patchbay/orchestrator --filter @patchbay/turn --filter @patchbay/memory --filter @patchbay/sacp run build',
+  inPlace: true,
+  mutate: [...turn, ...gate, ...memory, ...chain],
+  // Only the mutated files get `// @ts-nocheck` (the default marks every file, in place).
+  disableTypeChecks:
+    '{packages/turn/src/*.ts,packages/orchestrator/src/{call-pipeline,approval-gate,approval-policy,used-approvals}.ts,packages/memory/src/{turn-memory,memory-turn-context}.ts,packages/sacp/src/chain.ts,packages/sacp/src/chain/*.ts}',
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'evals/mutation/eval-wide/mutation.json' },
+  htmlReporter: { fileName: 'evals/mutation/eval-wide/mutation.html' },
+  concurrency: 2,
+  // A scenario waiting on an MCP deadline takes seconds; an infinite-loop mutant costs this much more.
+  timeoutMS: 20000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
