@@ -11,24 +11,44 @@
 // `inPlace`: a sandbox copy would lose pnpm's workspace links; Stryker restores the files when done.
 // Run it in a clone of the repository: the instrumented sources and builds are the working tree's
 // while it runs.
-const turn = [
-  'packages/turn/src/*.ts',
-  '!packages/turn/src/*.test.ts',
-  // Re-exports and types only.
-  '!packages/turn/src/{index,internal,turn-types}.ts',
-];
-const gate = [
-  'packages/orchestrator/src/call-pipeline.ts',
-  'packages/orchestrator/src/approval-gate.ts',
-  'packages/orchestrator/src/approval-policy.ts',
-  'packages/orchestrator/src/used-approvals.ts',
-];
-const memory = ['packages/memory/src/turn-memory.ts', 'packages/memory/src/memory-turn-context.ts'];
-const chain = [
-  'packages/sacp/src/chain.ts',
-  'packages/sacp/src/chain/*.ts',
-  '!packages/sacp/src/chain/*.test.ts',
-];
+/** Files by package directory; their sources are `packages/<package>/src/<name>.ts`. */
+const scope = {
+  // The whole package but re-exports and types (index, internal, turn-types) and its test doubles
+  // (src/testing/, a scripted model).
+  turn: [
+    'call-decision',
+    'call-identity',
+    'model-call',
+    'model-prompt',
+    'model-tool-names',
+    'retry-guidance',
+    'run-turn',
+    'status-view',
+    'step-calls',
+    'step-decision',
+    'stream-turn',
+    'thread-store',
+    'tool-result-media',
+    'turn-end',
+    'turn-events',
+    'turn-loop',
+    'turn-memory-source',
+    'turn-memory',
+    'turn-metrics',
+    'turn-prompt',
+    'turn-session',
+    'turn-settings',
+    'turn-tools',
+    'turn-trace',
+    'user-grounding',
+  ],
+  orchestrator: ['call-pipeline', 'approval-gate', 'approval-policy', 'used-approvals'],
+  memory: ['turn-memory', 'memory-turn-context'],
+  sacp: ['chain', 'chain/compile', 'chain/resume', 'chain/routing', 'chain/run', 'chain/state', 'chain/step'],
+};
+const files = Object.entries(scope).flatMap(([pkg, names]) =>
+  names.map((name) => `packages/${pkg}/src/${name}.ts`),
+);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions & { patchbayEval: object }} */
 export default {
@@ -42,10 +62,9 @@ export default {
   buildCommand:
     'pnpm --filter @patchbay/orchestrator --filter @patchbay/turn --filter @patchbay/memory --filter @patchbay/sacp run build',
   inPlace: true,
-  mutate: [...turn, ...gate, ...memory, ...chain],
+  mutate: files,
   // Only the mutated files get `// @ts-nocheck` (the default marks every file, in place).
-  disableTypeChecks:
-    '{packages/turn/src/*.ts,packages/orchestrator/src/{call-pipeline,approval-gate,approval-policy,used-approvals}.ts,packages/memory/src/{turn-memory,memory-turn-context}.ts,packages/sacp/src/chain.ts,packages/sacp/src/chain/*.ts}',
+  disableTypeChecks: `{${files.join(',')}}`,
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'evals/mutation/eval-wide/mutation.json' },
   htmlReporter: { fileName: 'evals/mutation/eval-wide/mutation.html' },

@@ -32,11 +32,28 @@ const scenarios = loadScenarios(config, {
 });
 const byId = new Map(scenarios.map((scenario) => [scenario.id, scenario]));
 
+/**
+ * The coverage record. Each instrumented module keeps the object it found on its first use, so it is
+ * created once and emptied in place, never replaced: a new object would lose every hit of the modules
+ * already loaded.
+ */
+const coverageRecord = () => {
+  ns.mutantCoverage ??= { static: {}, perTest: {} };
+  return ns.mutantCoverage;
+};
+
 async function run({ ids, mutant, hitLimit, bail, coverage }) {
-  if (mutant !== undefined) ns.activeMutant = mutant;
+  if (mutant !== undefined) {
+    ns.activeMutant = mutant;
+    // For any process a scenario starts: the instrumentation reads it there on first use.
+    process.env.__STRYKER_ACTIVE_MUTANT__ = mutant;
+  }
   ns.hitCount = hitLimit === undefined ? undefined : 0;
   ns.hitLimit = hitLimit;
-  if (coverage) ns.mutantCoverage = { static: ns.mutantCoverage?.static ?? {}, perTest: {} };
+  if (coverage) {
+    const record = coverageRecord();
+    for (const id of Object.keys(record.perTest)) delete record.perTest[id];
+  }
   const tests = [];
   for (const id of ids ?? [...byId.keys()]) {
     const scenario = byId.get(id);
@@ -58,9 +75,10 @@ async function run({ ids, mutant, hitLimit, bail, coverage }) {
     type: 'done',
     tests,
     hitCount: ns.hitCount,
-    ...(coverage ? { coverage: ns.mutantCoverage } : {}),
+    ...(coverage ? { coverage: coverageRecord() } : {}),
   };
   ns.activeMutant = undefined;
+  delete process.env.__STRYKER_ACTIVE_MUTANT__;
   ns.hitCount = undefined;
   return done;
 }

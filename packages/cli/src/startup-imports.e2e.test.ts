@@ -40,6 +40,8 @@ const heavy = {
   httpAdapter: /\/@hono\/node-server\//,
   nodeHttp: /^node:https?$/,
   openTelemetry: /\/@opentelemetry\/api\//,
+  // Process spawning: only `connect --open` (a browser) and the MCP client's stdio transport need it.
+  childProcess: /^node:child_process$/,
 };
 
 function matching(modules: string[], patterns: (keyof typeof heavy)[]): Record<string, string[]> {
@@ -118,7 +120,7 @@ function modulesOfMcp(home: string): Promise<{ modules: string[]; tools: string[
 }
 
 describe('start-up loads only what the command needs', () => {
-  it('patchbay connectors loads no MCP SDK, gate, Postgres driver, tokenizer, console or memory', async () => {
+  it('patchbay connectors loads no MCP SDK, gate, Postgres driver, tokenizer, console, memory or node:child_process', async () => {
     const home = await demo.connectedHome();
     const modules = await modulesOf(['--home', home, 'connectors', '--json'], 'connectors');
     // The recorder works: the connector module itself was seen.
@@ -131,6 +133,7 @@ describe('start-up loads only what the command needs', () => {
       'tokenizer',
       'console',
       'memory',
+      'childProcess',
     ]);
     expect(loaded).toEqual({
       mcpSdk: [],
@@ -140,10 +143,11 @@ describe('start-up loads only what the command needs', () => {
       tokenizer: [],
       console: [],
       memory: [],
+      childProcess: [],
     });
   });
 
-  it('patchbay mcp over stdio on SQLite answers tools/list without the Postgres driver, the MCP client, OAuth, HTTP, OpenTelemetry, tokenizer, console or memory', async () => {
+  it('patchbay mcp over stdio on SQLite answers tools/list without the Postgres driver, the MCP client, OAuth, HTTP, OpenTelemetry, tokenizer, console, memory or node:child_process', async () => {
     const home = await demo.connectedHome();
     const { modules, tools } = await modulesOfMcp(home);
     expect(tools).toContain('demo_list_items');
@@ -160,6 +164,7 @@ describe('start-up loads only what the command needs', () => {
       'httpAdapter',
       'nodeHttp',
       'openTelemetry',
+      'childProcess',
     ] as const;
     expect(matching(modules, [...notNeeded])).toEqual(
       Object.fromEntries(notNeeded.map((name) => [name, []])),

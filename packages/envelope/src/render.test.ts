@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   approvalRequired,
   disabledByAdmin,
@@ -162,6 +162,29 @@ describe('truncateForModel and maxLength', () => {
         expect(/[\uD800-\uDBFF]$/.test(kept)).toBe(false);
       }),
     );
+  });
+
+  it('builds its number format on the first cut, not when the module loads (start-up CPU)', async () => {
+    const NumberFormat = Intl.NumberFormat;
+    const constructed: unknown[][] = [];
+    Intl.NumberFormat = new Proxy(NumberFormat, {
+      construct(target, args) {
+        constructed.push(args);
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      vi.resetModules();
+      const fresh = await import('./render.js');
+      expect(constructed).toEqual([]);
+      expect(fresh.truncateForModel('x'.repeat(12_345), 10)).toBe(
+        `${'x'.repeat(10)}… [result truncated: 12,345 characters, showing the first 10]`,
+      );
+      fresh.truncateForModel('x'.repeat(1_000_000), 1_000);
+      expect(constructed).toEqual([['en-US']]);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+    }
   });
 });
 

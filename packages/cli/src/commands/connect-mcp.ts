@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { McpServerConfig } from '@patchbay/mcp/client';
 import { usageError } from '../cli-error.js';
 import type { CommandValues } from '../command.js';
@@ -27,6 +26,9 @@ function openBrowser(url: string, runtime: CliRuntime): void {
       : process.platform === 'win32'
         ? ['cmd', ['/c', 'start', '', url]]
         : ['xdg-open', [url]];
+  // Loaded here, not at import: node:child_process (with the modules behind it) would cost every
+  // command's start-up CPU, and only this hand-off to a browser spawns anything.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   try {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     child.on('error', () => runtime.note('Could not open a browser; open the URL above yourself.'));
