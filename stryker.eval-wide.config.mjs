@@ -5,9 +5,10 @@
 // The tests are the eval scenarios, through Stryker's `patchbay-eval` runner
 // (evals/mutation/eval-test-runner.mjs: one long-lived worker on the instrumented build, `perTest`
 // coverage so a mutant runs only the scenarios that reach it). For the safety-critical files
-// (`patchbayEval.killCounts`: the turn loop, the gate, approvals) every scenario that reaches a mutant
-// runs, so the report lists every scenario that kills it (`killedBy`); `mutation-summary.mjs --kills`
-// names the mutants only one scenario kills. Results in evals/mutation/eval-wide/.
+// (`patchbayEval.killCounts`: the turn loop, the gate, approvals) a mutant's scenarios run until two
+// have failed, so the report's `killedBy` shows the mutants only one scenario kills
+// (`mutation-summary.mjs` lists them). Results in evals/mutation/eval-wide/, with every verdict as it
+// came in `runs.jsonl`.
 // `inPlace`: a sandbox copy would lose pnpm's workspace links; Stryker restores the files when done.
 // Run it in a clone of the repository: the instrumented sources and builds are the working tree's
 // while it runs.
@@ -56,6 +57,7 @@ export default {
   plugins: ['./evals/mutation/eval-test-runner.mjs'],
   coverageAnalysis: 'perTest',
   patchbayEval: {
+    log: 'evals/mutation/eval-wide/runs.jsonl',
     killCounts:
       'packages/turn/src/(turn-loop|call-decision|step-decision|step-calls)\\.ts$|packages/orchestrator/src/(call-pipeline|approval-gate|approval-policy|used-approvals)\\.ts$',
   },

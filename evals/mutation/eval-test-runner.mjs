@@ -7,17 +7,22 @@
 // - no start-up per mutant (the suite takes 1.6 s to load, most of a killed mutant's time);
 // - `perTest` coverage: the dry run records which scenarios reach which mutant, so a mutant runs only
 //   the scenarios that reach it, and one no scenario reaches is reported `NoCoverage` without a run;
-// - every killing scenario per mutant (`killedBy`) where it matters: for the files matched by
-//   `patchbayEval.killCounts` (a regex; the safety-critical files), a mutant runs all its scenarios
-//   instead of stopping at the first failure, so the report says how many scenarios kill it
-//   (`node evals/scripts/mutation-summary.mjs --kills <mutation.json>`). Elsewhere it stops at the
-//   first failure, as Stryker does by default.
+// - the mutants one scenario alone kills, where it matters: for the files matched by
+//   `patchbayEval.killCounts` (a regex; the safety-critical files) a mutant's scenarios run until a
+//   second one fails, not the first, so the report's `killedBy` says whether one scenario kills it or
+//   at least two (all of them would cost the whole suite per mutant: about two hours for these files
+//   on 2 cores); `mutation-summary.mjs` lists the mutants with one. Elsewhere a run stops at the first
+//   failure, as Stryker's does. Stryker's `disableBail` runs every scenario of every mutant.
+// - every mutant's verdict appended to `patchbayEval.log` (JSON lines) as it comes, so an interrupted
+//   run keeps what it measured.
 //
 // The worker is replaced after a timeout, after a mutant active at load time (`static`), and every
 // `patchbayEval.restartEvery` runs (default 40), which bounds what module state one mutant's run could
 // leave for another's. The packages keep no state between scenarios beyond caches keyed by each
 // scenario's own objects (WeakMaps), which a new scenario does not share.
 import { fork } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
@@ -103,13 +108,15 @@ export class PatchbayEvalTestRunner {
   static inject = /** @type {const} */ ([commonTokens.options, commonTokens.logger]);
 
   /**
-   * @param {import('@stryker-mutator/api/core').StrykerOptions & { patchbayEval?: { killCounts?: string, restartEvery?: number } }} options
+   * @param {import('@stryker-mutator/api/core').StrykerOptions & { patchbayEval?: { killCounts?: string, restartEvery?: number, log?: string } }} options
    * @param {import('@stryker-mutator/api/logging').Logger} logger
    */
   constructor(options, logger) {
     this.logger = logger;
     this.killCounts = options.patchbayEval?.killCounts ? new RegExp(options.patchbayEval.killCounts) : undefined;
     this.restartEvery = options.patchbayEval?.restartEvery ?? 40;
+    this.log = options.patchbayEval?.log;
+    if (this.log) mkdirSync(dirname(this.log), { recursive: true });
     /** @type {Worker | undefined} */
     this.worker = undefined;
   }
@@ -135,7 +142,7 @@ export class PatchbayEvalTestRunner {
     const worker = await this.worker_();
     const done = await runOn(
       worker,
-      { bail: false, coverage: options.coverageAnalysis !== 'off' },
+      { bail: 0, coverage: options.coverageAnalysis !== 'off' },
       // The dry run has no timeout from Stryker; the whole suite takes about 10 s here, 30 s loaded.
       Math.max(options.timeout, 600_000),
     );
@@ -155,17 +162,28 @@ export class PatchbayEvalTestRunner {
 
   /** @param {import('@stryker-mutator/api/test-runner').MutantRunOptions} options */
   async mutantRun(options) {
+    const result = await this.runMutant(options);
+    if (this.log) {
+      const { id, fileName, location, mutatorName } = options.activeMutant;
+      const entry = { mutant: id, file: fileName, line: location.start.line, mutatorName, ...result };
+      appendFileSync(this.log, `${JSON.stringify(entry)}\n`);
+    }
+    return result;
+  }
+
+  /** @param {import('@stryker-mutator/api/test-runner').MutantRunOptions} options */
+  async runMutant(options) {
     const mutant = options.activeMutant;
     const fresh = options.mutantActivation === 'static' || options.reloadEnvironment;
     if (fresh) this.stop();
     const worker = fresh ? await startWorker(mutant.id) : await this.worker_();
-    const countKills = options.disableBail || (this.killCounts?.test(mutant.fileName) ?? false);
+    const bail = options.disableBail ? 0 : this.killCounts?.test(mutant.fileName) ? 2 : 1;
     const started = Date.now();
     let done;
     try {
       done = await runOn(
         worker,
-        { ids: options.testFilter, mutant: mutant.id, hitLimit: options.hitLimit, bail: !countKills, coverage: false },
+        { ids: options.testFilter, mutant: mutant.id, hitLimit: options.hitLimit, bail, coverage: false },
         options.timeout,
       );
     } catch (error) {

@@ -6,8 +6,8 @@
 // mutant behind `globalThis.__stryker__.activeMutant`), so switching a mutant is setting that field:
 // no process start per mutant.
 //
-// Messages in:  { type: 'run', ids?: string[], mutant?: string, hitLimit?: number, bail: boolean,
-//                 coverage: boolean }
+// Messages in:  { type: 'run', ids?: string[], mutant?: string, hitLimit?: number, bail: number,
+//                 coverage: boolean }   (bail: stop after that many failed scenarios; 0 runs them all)
 // Messages out: { type: 'ready', ids }, then per run
 //               { type: 'done', tests: [{ id, pass, reason, ms }], hitCount?, coverage? }
 //
@@ -69,7 +69,7 @@ async function run({ ids, mutant, hitLimit, bail, coverage }) {
       ns.currentTestId = undefined;
     }
     tests.push({ id, pass: verdict.pass, reason: reasonsOf(verdict), ms: performance.now() - started });
-    if (!verdict.pass && bail) break;
+    if (bail > 0 && tests.filter((test) => !test.pass).length >= bail) break;
   }
   const done = {
     type: 'done',
