@@ -20,77 +20,11 @@
 // `patchbayEval.restartEvery` runs (default 40), which bounds what module state one mutant's run could
 // leave for another's. The packages keep no state between scenarios beyond caches keyed by each
 // scenario's own objects (WeakMaps), which a new scenario does not share.
-import { fork } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 import { DryRunStatus, MutantRunStatus, TestStatus } from '@stryker-mutator/api/test-runner';
-
-const workerFile = fileURLToPath(new URL('../scripts/mutation-worker.mjs', import.meta.url));
-
-/**
- * A forked worker with its load finished.
- * @typedef {{ child: import('node:child_process').ChildProcess, ids: string[], runs: number }} Worker
- */
-
-/**
- * @param {string | undefined} staticMutant
- * @returns {Promise<Worker>}
- */
-function startWorker(staticMutant) {
-  const env = { ...process.env };
-  delete env.__STRYKER_ACTIVE_MUTANT__;
-  if (staticMutant !== undefined) env.__STRYKER_ACTIVE_MUTANT__ = staticMutant;
-  const child = fork(workerFile, [], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  return new Promise((resolve, reject) => {
-    const onExit = (code) => reject(new Error(`the eval worker exited (${code}) before it was ready: ${stderr}`));
-    child.once('exit', onExit);
-    child.once('message', (message) => {
-      child.off('exit', onExit);
-      resolve({ child, ids: message.ids, runs: 0 });
-    });
-  });
-}
-
-/**
- * Sends one run to the worker; resolves with its answer, or `undefined` when `timeoutMs` passed first
- * (the worker is then killed).
- * @param {Worker} worker
- * @param {object} request
- * @param {number} timeoutMs
- */
-function runOn(worker, request, timeoutMs) {
-  worker.runs += 1;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      worker.child.kill('SIGKILL');
-      resolve(undefined);
-    }, timeoutMs);
-    const onMessage = (message) => {
-      cleanup();
-      if (message.type === 'error') reject(new Error(message.message));
-      else resolve(message);
-    };
-    const onExit = (code) => {
-      cleanup();
-      reject(new Error(`the eval worker exited (${code}) during a run`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      worker.child.off('message', onMessage);
-      worker.child.off('exit', onExit);
-    };
-    worker.child.on('message', onMessage);
-    worker.child.once('exit', onExit);
-    worker.child.send({ type: 'run', ...request });
-  });
-}
+import { runOn, startWorker } from '../scripts/mutation-worker-client.mjs';
 
 /** @param {{ id: string, pass: boolean, reason: string, ms: number }} test */
 const toTestResult = (test) =>

@@ -1,45 +1,73 @@
 #!/usr/bin/env node
-// Re-runs the survivors of a Stryker run against scenarios written after it started, on the same
+// Re-runs mutants of a Stryker run against scenarios written after it started, on the same
 // instrumented build (the packages' dist/ as Stryker built it: every mutant behind a switch; run this
-// before rebuilding them). Each survivor gets `__STRYKER_ACTIVE_MUTANT__` and the given scenarios
-// (`--filter` regex, as in check-scenarios); its verdict is appended to the log in the format of
-// scripts/mutation-command.mjs, with `before` taken from the run's own log, so mutation-summary.mjs
-// can merge it:
-//   node evals/scripts/mutation-recheck.mjs evals/mutation/eval/mutation.json \
-//     evals/mutation/eval/before-after.jsonl evals/mutation/eval/recheck.jsonl '<id regex>' ['<file regex>']
-// The optional file regex limits the survivors to the files the new scenarios can reach.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// before rebuilding them), through the mutation worker (one process, the mutant switched per run).
+//   node evals/scripts/mutation-recheck.mjs <mutation.json> <run log> <recheck log> <id regex> [file regex] [--kills]
+// Without `--kills`: every survivor (in the files the optional regex matches) runs the scenarios whose
+// ids match, stopping at the first failure; its verdict is appended to the recheck log in the format of
+// scripts/mutation-command.mjs, with `before` taken from the run's own log (a `before-after.jsonl`, or
+// `-` for none), so mutation-summary.mjs can merge it.
+// With `--kills`: the killed mutants Stryker's report says one scenario kills (`killedBy` of one id,
+// from a run that stops at the second failure) run the matching scenarios until two fail; the log
+// gets `{ mutant, before, after: 'killed', killers }` with every scenario that failed, so the summary
+// counts a second killer.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { runOn, startWorker } from './mutation-worker-client.mjs';
 
-const [reportFile, runLog, recheckLog, filter, files = '.'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const kills = args.includes('--kills');
+const [reportFile, runLog, recheckLog, filter, files = '.'] = args.filter((arg) => arg !== '--kills');
 if (!filter)
-  throw new Error('usage: mutation-recheck.mjs <mutation.json> <run log> <recheck log> <id regex>');
+  throw new Error(
+    'usage: mutation-recheck.mjs <mutation.json> <run log|-> <recheck log> <id regex> [file regex] [--kills]',
+  );
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
 const before = new Map(
-  readFileSync(runLog, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line))
-    .map((entry) => [String(entry.mutant), entry.before]),
+  runLog !== '-' && existsSync(runLog)
+    ? readFileSync(runLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .map((entry) => [String(entry.mutant), entry.before])
+    : [],
 );
-const checkScenarios = fileURLToPath(new URL('./check-scenarios.mjs', import.meta.url));
-const survivors = Object.entries(report.files)
+const mutants = Object.entries(report.files)
   .filter(([file]) => new RegExp(files).test(file))
   .flatMap(([, file]) => file.mutants)
-  .filter((mutant) => mutant.status === 'Survived');
-let killed = 0;
-for (const mutant of survivors) {
-  const run = spawnSync(process.execPath, [checkScenarios, '--bail', '--quiet', '--filter', filter], {
-    env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: String(mutant.id) },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  const after = run.status === 0 ? 'survived' : 'killed';
-  if (after === 'killed') killed += 1;
-  appendFileSync(
-    recheckLog,
-    `${JSON.stringify({ mutant: String(mutant.id), before: before.get(String(mutant.id)) ?? 'survived', after })}\n`,
+  .filter((mutant) =>
+    kills ? mutant.status === 'Killed' && mutant.killedBy?.length === 1 : mutant.status === 'Survived',
   );
+let worker = await startWorker(undefined);
+const pattern = new RegExp(filter);
+const ids = worker.ids.filter((id) => pattern.test(id));
+let changed = 0;
+for (const mutant of mutants) {
+  const scenarios = kills ? ids.filter((id) => id !== mutant.killedBy[0]) : ids;
+  const done = await runOn(
+    worker,
+    { ids: scenarios, mutant: String(mutant.id), bail: 1, coverage: false },
+    120_000,
+  );
+  if (!done) worker = await startWorker(undefined);
+  const failed = done ? done.tests.filter((test) => !test.pass).map((test) => test.id) : ['(timed out)'];
+  const entry = kills
+    ? {
+        mutant: String(mutant.id),
+        before: 'killed',
+        after: 'killed',
+        killers: [mutant.killedBy[0], ...failed],
+      }
+    : {
+        mutant: String(mutant.id),
+        before: before.get(String(mutant.id)) ?? 'survived',
+        after: failed.length > 0 ? 'killed' : 'survived',
+      };
+  if (failed.length > 0) changed += 1;
+  appendFileSync(recheckLog, `${JSON.stringify(entry)}\n`);
 }
-console.log(`[mutation-recheck] ${killed} of ${survivors.length} survivors killed by /${filter}/`);
+worker.child.kill();
+console.log(
+  kills
+    ? `[mutation-recheck] ${changed} of ${mutants.length} one-killer mutants also killed by another scenario of /${filter}/`
+    : `[mutation-recheck] ${changed} of ${mutants.length} survivors killed by /${filter}/`,
+);

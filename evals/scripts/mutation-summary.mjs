@@ -6,10 +6,18 @@
 // scripts/mutation-command.mjs) it also gives the score of the scenarios that existed before the newest
 // ones; extra logs (same format, e.g. mutants checked by hand on the same instrumented build) override
 // the verdicts of the mutants they name.
-//   node evals/scripts/mutation-summary.mjs evals/mutation/eval/mutation.json [log.jsonl ...]
+// With `--kills <file regex>`: for the killed mutants of the matching files, how many scenarios kill
+// them, from the report's `killedBy` (a `pnpm mutate:eval:wide` run lists up to two there) and the
+// logs' `killers` (a `PATCHBAY_MUTATE_KILLERS=1` run, or `mutation-recheck.mjs --kills`), and the
+// mutants only one scenario kills.
+//   node evals/scripts/mutation-summary.mjs evals/mutation/eval/mutation.json [log.jsonl ...] [--kills <regex>]
 import { readFileSync } from 'node:fs';
 
-const [reportFile = 'evals/mutation/eval/mutation.json', ...logFiles] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const killsIndex = argv.indexOf('--kills');
+const killFiles = killsIndex >= 0 ? new RegExp(argv[killsIndex + 1]) : undefined;
+if (killsIndex >= 0) argv.splice(killsIndex, 2);
+const [reportFile = 'evals/mutation/eval/mutation.json', ...logFiles] = argv;
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
 const verdicts = new Map();
 for (const file of logFiles)
@@ -98,15 +106,28 @@ console.log(
   }`,
 );
 for (const line of survivors) console.log(`  survived: ${line}`);
-// With a log of a `PATCHBAY_MUTATE_KILLERS=1` run: how many scenarios kill each killed mutant, and the
-// mutants that rest on a single one (a second, independent scenario is due where the behaviour is safety-critical).
-const counted = [...verdicts.values()].filter(
-  (entry) => Array.isArray(entry.killers) && entry.killers.length > 0,
-);
+// How many scenarios kill each killed mutant, and the mutants that rest on a single one (a second,
+// independent scenario is due where the behaviour is safety-critical): from a log of a
+// `PATCHBAY_MUTATE_KILLERS=1` run, or the report's `killedBy` for the `--kills` files, a log's list
+// winning where it names more.
+const killersOf = new Map();
+if (killFiles)
+  for (const [file, { mutants }] of Object.entries(report.files))
+    if (killFiles.test(file))
+      for (const mutant of mutants)
+        if (mutant.status === 'Killed' && mutant.killedBy?.length)
+          killersOf.set(String(mutant.id), { mutant: String(mutant.id), killers: mutant.killedBy });
+for (const entry of verdicts.values())
+  if (
+    Array.isArray(entry.killers) &&
+    entry.killers.length >= (killersOf.get(String(entry.mutant))?.killers.length ?? 1)
+  )
+    killersOf.set(String(entry.mutant), entry);
+const counted = [...killersOf.values()].filter((entry) => entry.killers.length > 0);
 if (counted.length > 0) {
   const histogram = new Map();
   for (const entry of counted) {
-    const bucket = entry.killers.length >= 5 ? '5+' : String(entry.killers.length);
+    const bucket = entry.killers.length >= 2 ? '2+' : '1';
     histogram.set(bucket, (histogram.get(bucket) ?? 0) + 1);
   }
   const where = new Map(
@@ -118,7 +139,7 @@ if (counted.length > 0) {
     ),
   );
   console.log(
-    `killed by N scenarios: ${['1', '2', '3', '4', '5+'].map((bucket) => `${bucket}: ${histogram.get(bucket) ?? 0}`).join(', ')}`,
+    `killed by one scenario: ${histogram.get('1') ?? 0}, by two or more: ${histogram.get('2+') ?? 0}`,
   );
   for (const entry of counted.filter((item) => item.killers.length === 1))
     console.log(
