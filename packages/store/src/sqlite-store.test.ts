@@ -153,6 +153,22 @@ describe('connections', () => {
     expect(await store.listConnections('alice')).toEqual([]);
   });
 
+  it('loads connections, disabled connectors and rate limits in connector order, however they were written', async () => {
+    const store = open(freshHome());
+    const ids = ['slack', 'asana', 'zendesk', 'github', 'jira'];
+    for (const connectorId of ids) {
+      await store.saveConnection('alice', { connectorId, credentials: { token: connectorId }, scopes: [] });
+      await store.markRateLimited('alice', connectorId, '2999-01-01T00:00:00.000Z');
+      // Disabled for everyone (read first, by the index) or for alice.
+      await store.disableConnector(connectorId, connectorId > 'k' ? undefined : 'alice');
+    }
+    const state = await store.load('alice');
+    const sorted = [...ids].sort();
+    expect(state.connections.map((connection) => connection.connectorId)).toEqual(sorted);
+    expect(state.disabledConnectorIds).toEqual(sorted);
+    expect(Object.keys(state.rateLimitedUntil)).toEqual(sorted);
+  });
+
   it('keeps no plaintext credential in the database file or its WAL', async () => {
     const home = freshHome();
     const store = open(home);

@@ -56,8 +56,14 @@ function connectorStateSql(match: string): string {
 }
 const oneConnectorState = connectorStateSql('connector_id = ?2');
 const someConnectorsState = connectorStateSql('connector_id IN (SELECT value FROM json_each(?2))');
-/** Every connector of the subject (`?2` unused), in connector order. */
-const allConnectorsState = `${connectorStateSql('?2 IS NULL')} ORDER BY part, connector_id`;
+/**
+ * Every connector of the subject (`?2` unused). Unordered: {@link SqliteStore.readState} puts the rows
+ * in connector order, since an `ORDER BY` over the union costs SQLite three temporary sorts, about as
+ * much as the statement itself.
+ */
+const allConnectorsState = connectorStateSql('?2 IS NULL');
+const byConnectorId = (a: { connector_id: string }, b: { connector_id: string }) =>
+  a.connector_id < b.connector_id ? -1 : a.connector_id > b.connector_id ? 1 : 0;
 
 /** The embedded SQLite implementation of {@link PatchbayStore}. */
 export class SqliteStore implements PatchbayStore {
@@ -267,9 +273,9 @@ export class SqliteStore implements PatchbayStore {
     }
     return this.toState(
       subject,
-      rows,
-      [...disabled].map((connector_id) => ({ connector_id })),
-      limits,
+      rows.sort(byConnectorId),
+      [...disabled].sort().map((connector_id) => ({ connector_id })),
+      limits.sort(byConnectorId),
     );
   }
 
