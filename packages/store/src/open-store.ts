@@ -46,11 +46,13 @@ export interface OpenStoreOptions {
    */
   asyncCommit?: AsyncCommit;
   /**
-   * Postgres: keep each subject's status while listening for changes, dropped on every announced
-   * change and every own write (default true); false reads the database on every `load`.
+   * Keep each subject's status between reads (default true); false reads the database on every
+   * `load`. Postgres: kept while listening for changes, dropped on every announced change and every
+   * own write. SQLite: dropped for the subjects the announcements committed since the last read name,
+   * checked on every read (one lookup of the newest announcement), so no committed change is missed.
    */
   statusCache?: boolean;
-  /** Postgres: most subjects whose status the cache keeps (least recently used dropped first); default 4096. */
+  /** Most subjects whose status the cache keeps (least recently used dropped first); default 4096. */
   statusCacheSize?: number;
   /**
    * Postgres: `'batched'` (default; `PATCHBAY_AUDIT_COMMIT`) audit rows go out together without
@@ -132,5 +134,7 @@ export function openStore(options: OpenStoreOptions = {}): PatchbayStore {
     maxThreadMessageChars: options.maxThreadMessageChars,
     watchIntervalMs: options.watchIntervalMs,
     previousKeys: () => previousKeys(options.previousSecretKeys, environment),
+    statusCache: options.statusCache,
+    statusCacheSize: options.statusCacheSize,
   });
 }

@@ -1,5 +1,11 @@
 import type { Credentials } from '@patchbay/connector';
-import type { ResumeLedger, StatusChange, StoredConnection, SubjectState } from '@patchbay/connector/ports';
+import {
+  narrowState,
+  type ResumeLedger,
+  type StatusChange,
+  type StoredConnection,
+  type SubjectState,
+} from '@patchbay/connector/ports';
 import { displayIdentity } from '@patchbay/helpers';
 import { CredentialCache, openConnection } from './credential-cache.js';
 import { seal } from './credential-cipher.js';
@@ -23,6 +29,7 @@ import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { SqliteProposalStore } from './sqlite-proposal-store.js';
 import { SqliteThreadStore } from './sqlite-thread-store.js';
 import { SqliteWatcher } from './sqlite-watcher.js';
+import { StatusCache } from './status-cache.js';
 import type { ConnectionSummary, PatchbayStore, PolicyRule, SaveConnectionInput } from './store.js';
 import {
   type ConnectionRow,
@@ -79,6 +86,10 @@ export class SqliteStore implements PatchbayStore {
   /** Credentials already decrypted, by the exact sealed value. */
   private readonly opened = new CredentialCache();
   private readonly watcher: SqliteWatcher;
+  /** Subject states read, kept exact by the announcements every writer's triggers write (see {@link seenChanges}). */
+  private readonly cache: StatusCache | undefined;
+  /** The newest `status_changes` seq the cache has accounted for; -1 before the first read. */
+  private seenSeq = -1;
 
   constructor(
     private readonly handle: SqliteHandle,
@@ -88,8 +99,16 @@ export class SqliteStore implements PatchbayStore {
       watchIntervalMs?: number | undefined;
       /** Keys credentials may still be sealed with (a rotation in progress); read lazily. */
       previousKeys?: (() => KeyringKey[]) | undefined;
+      /** Keep each subject's status between reads (default true); see {@link seenChanges}. */
+      statusCache?: boolean | undefined;
+      /** Most subjects the status cache keeps (least recently used dropped first). */
+      statusCacheSize?: number | undefined;
     } = {},
   ) {
+    if (options.statusCache !== false) {
+      this.cache = new StatusCache(options.statusCacheSize);
+      this.cache.setListening(true);
+    }
     this.previousKeys = options.previousKeys ?? (() => []);
     this.watcher = new SqliteWatcher(handle.path, options.watchIntervalMs);
     this.proposals = new SqliteProposalStore(
@@ -233,7 +252,10 @@ export class SqliteStore implements PatchbayStore {
 
   /** Reads connections, admin policy and live rate limits in one statement, so they are one snapshot. */
   async load(subject: string): Promise<SubjectState> {
-    return this.readState(subject, allConnectorsState, null);
+    requireName(subject, 'subject');
+    const kept = this.kept(subject, undefined);
+    if (kept) return kept;
+    return this.readSubject(subject);
   }
 
   /**
@@ -245,11 +267,59 @@ export class SqliteStore implements PatchbayStore {
     requireName(subject, 'subject');
     const ids = [...new Set(connectorIds)];
     if (ids.length === 0) return { connections: [], disabledConnectorIds: [], rateLimitedUntil: {} };
+    const kept = this.kept(subject, ids);
+    if (kept) return kept;
+    // With the cache, a miss reads the whole subject (the same one statement) and keeps it, so the
+    // next gate call and the next turn's capture are answered from memory.
+    if (this.cache) return narrowState(this.readSubject(subject), ids);
     return this.readState(
       subject,
       ids.length === 1 ? oneConnectorState : someConnectorsState,
       ids.length === 1 ? ids[0]! : JSON.stringify(ids),
     );
+  }
+
+  /**
+   * The kept state of `subject` (narrowed to `connectorIds`), after dropping what the announcements
+   * committed since the last read name. Every write to connections, rate limits and admin policy, by
+   * any connection of any process, inserts a `status_changes` row in its own transaction (migration 6's
+   * triggers), so the newest seq (`sqlite_sequence`, a few microseconds to read) says exactly whether
+   * anything changed: there is no window in which another writer's committed change is missed. New
+   * rows name their subject (a rule for everyone names none and drops everything); a gap in the
+   * sequence (pruned announcements) drops everything too. Rate limits are filtered against the clock
+   * on every hit, as the statement does.
+   */
+  private kept(subject: string, connectorIds: string[] | undefined): SubjectState | undefined {
+    const cache = this.cache;
+    if (!cache) return undefined;
+    this.handle.guard(() => this.seenChanges(cache));
+    return cache.get(subject, new Date().toISOString(), connectorIds);
+  }
+
+  private seenChanges(cache: StatusCache): void {
+    const latest = Number(
+      (this.handle.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'status_changes'").get()?.seq as
+        | number
+        | undefined) ?? 0,
+    );
+    if (latest === this.seenSeq) return;
+    if (this.seenSeq < 0 || latest < this.seenSeq) cache.invalidate(undefined);
+    else {
+      const changes = this.handle
+        .prepare('SELECT seq, subject FROM status_changes WHERE seq > ? AND seq <= ? ORDER BY seq')
+        .all(this.seenSeq, latest) as { seq: number; subject: string | null }[];
+      if (changes.length !== latest - this.seenSeq) cache.invalidate(undefined);
+      else for (const change of changes) cache.invalidate(change.subject ?? undefined);
+    }
+    this.seenSeq = latest;
+  }
+
+  /** Reads a whole subject's state and keeps it (unless something was invalidated meanwhile). */
+  private readSubject(subject: string): SubjectState {
+    const token = this.cache?.begin();
+    const state = this.readState(subject, allConnectorsState, null);
+    if (token) this.cache!.put(subject, token, state);
+    return state;
   }
 
   private readState(subject: string, sql: string, match: string | null): SubjectState {
