@@ -55,7 +55,7 @@ describe('the SQLite status cache', () => {
     await connect(store, 'alice', 'slack');
     const reads = countStateReads(store);
     const first = await store.load('alice');
-    first.connections[0]!.credentials.token = 'changed by the caller';
+    (first.connections[0]!.credentials as Record<string, string>).token = 'changed by the caller';
     const second = await store.load('alice');
     const one = await store.loadConnectors('alice', ['slack']);
     expect(reads.reads).toBe(1);
@@ -127,6 +127,24 @@ describe('the SQLite status cache', () => {
     raw.prepare("UPDATE connections SET scopes = '[\"admin\"]' WHERE subject = 'alice'").run();
     raw.prepare('DELETE FROM status_changes').run();
     expect((await store.load('alice')).connections[0]!.scopes).toEqual(['admin']);
+  });
+
+  it('neither uses nor fills the cache inside a transaction of its own connection that is rolled back', async () => {
+    const directory = home();
+    const store = open(directory);
+    const other = open(directory);
+    await connect(store, 'alice', 'github');
+    await store.load('alice');
+    const database = (store as unknown as { handle: SqliteHandle }).handle.guard((open) => open);
+    database.exec('BEGIN IMMEDIATE');
+    database.prepare("DELETE FROM connections WHERE subject = 'alice'").run();
+    expect((await store.load('alice')).connections).toEqual([]);
+    database.exec('ROLLBACK');
+    // A change of the same size commits afterwards: the seq is the one the rolled-back write had.
+    await other.disableConnector('slack', 'bob');
+    expect((await store.load('alice')).connections.map((connection) => connection.connectorId)).toEqual([
+      'github',
+    ]);
   });
 
   it('leaves out a kept rate limit once it has ended', async () => {

@@ -291,7 +291,9 @@ export class SqliteStore implements PatchbayStore {
    */
   private kept(subject: string, connectorIds: string[] | undefined): SubjectState | undefined {
     const cache = this.cache;
-    if (!cache) return undefined;
+    // Inside a transaction of this connection the read could see writes that are then rolled back
+    // (and the seq with them): such reads neither use nor fill the cache.
+    if (!cache || this.handle.guard((database) => database.isTransaction)) return undefined;
     this.handle.guard(() => this.seenChanges(cache));
     return cache.get(subject, new Date().toISOString(), connectorIds);
   }
@@ -316,7 +318,7 @@ export class SqliteStore implements PatchbayStore {
 
   /** Reads a whole subject's state and keeps it (unless something was invalidated meanwhile). */
   private readSubject(subject: string): SubjectState {
-    const token = this.cache?.begin();
+    const token = this.handle.guard((database) => database.isTransaction) ? undefined : this.cache?.begin();
     const state = this.readState(subject, allConnectorsState, null);
     if (token) this.cache!.put(subject, token, state);
     return state;
