@@ -24,7 +24,7 @@ import { packageConnectors } from './connectors/package-connectors.mjs';
 import { serviceResponseNames } from './connectors/service-responses.mjs';
 import { withServiceServer } from './connectors/service-server.mjs';
 import { frameworkRunner } from './runners/framework-runner.mjs';
-import { streamTurnRunner } from './runners/turn-runners.mjs';
+import { streamTurnRunner, unsignalledTurnRunner } from './runners/turn-runners.mjs';
 
 const here = import.meta.dirname;
 
@@ -80,6 +80,8 @@ export default defineEvalConfig({
     // A SACP chain of @patchbay/sacp (runners/sacp-chain-runner.mjs), loaded by the first turn that
     // runs through it: the config itself stays loadable without the chain package. Its agent answers
     // in SACP, so it is not the same agent run another way: only scenarios that name it use it.
+    // runTurn without a `signal` (runners/turn-runners.mjs): only scenarios that cancel nothing name it.
+    'unsignalled-turn': { inAll: false, run: unsignalledTurnRunner },
     'sacp-chain': {
       inAll: false,
       run: async (options) => (await import('./runners/sacp-chain-runner.mjs')).sacpChainRunner(options),

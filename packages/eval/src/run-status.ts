@@ -101,8 +101,10 @@ async function applyOne(
   await control.disconnect(subject, id);
   const scopes = entry.scopes ?? connector.auth.scopes.map((scope) => scope.name);
   // As `patchbay connect` does, the connection records the origin it was verified against, so a
-  // connector without a default origin (Jira: every site is its own) is bound like a real one.
-  const verified = connector.origin === undefined ? {} : { verifiedOrigin: connector.origin };
+  // connector without a default origin (Jira: every site is its own) is bound like a real one; a
+  // scenario's `verified_origin` is a connection made while the connector pointed elsewhere.
+  const origin = entry.verified_origin ?? connector.origin;
+  const verified = origin === undefined ? {} : { verifiedOrigin: origin };
   const connect = () =>
     control.connect(subject, id, { credentials: credentials(connector), scopes, ...verified });
   if (entry.status === 'connected') await connect();

@@ -9,7 +9,7 @@ import type { ScriptStep } from './scenario-format/script-step-schema.js';
 /** A connector's status in a scenario: a bare status or one with its details (see the format). */
 export type ScenarioConnectorState =
   | string
-  | { status: string; scopes?: string[]; error?: string; retry_after_s?: number };
+  | { status: string; scopes?: string[]; error?: string; retry_after_s?: number; verified_origin?: string };
 
 /** One user turn of a scenario (the full key list is in the README's scenario format). */
 export interface ScenarioTurn {
@@ -69,6 +69,8 @@ export interface RunCall {
   /** Absent on a gate caller's call (no model made it). */
   toolCallId?: string;
   toolName: string;
+  /** The name the model called the tool by, when it is not the real one (see runTurn's trace). */
+  modelToolName?: string;
   arguments: unknown;
   envelope: RunEnvelope;
   sent: boolean;

@@ -9,14 +9,21 @@
 //   resend: true              send the previous step's calls again, unchanged
 //   invent: true              answer every open needs_input by inventing the missing values
 //   set:    { id: state }     change connector status just before answering (mid-turn change)
-//   reply:  text              answer with this text (the step also may call tools)
+//   reply:  text              answer with this text (the step also may call tools); a list of texts
+//                             is sent as that many text parts
+//   reasoning: text           send this reasoning part before the step's text and calls
 //   repeat: n                 play this step n times (a loop)
 //   cancel: true              the turn's signal fires (the user cancelled) just before this step is answered
 //   cancel_after: tool        the turn's signal fires while this step's calls run, as soon as `tool` runs
 //   cancel_at_service: true   the turn's signal fires while this step's calls run, as soon as a request
 //                             reached the fake service (the request is in flight: it must be aborted)
 // Past the end of the script the adversary replies "Done." so a turn always ends.
-import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
 import { createScriptedModel, type ScriptedModel, type ScriptedToolCall } from '@patchbay/turn/testing';
 import type { Scenario, ScenarioConnectorState } from '../run-types.js';
 import type { ScriptStep } from '../scenario-format/script-step-schema.js';
@@ -120,7 +127,39 @@ function play(step: ScriptStep, prompt: LanguageModelV4Prompt) {
       toolCalls.push({ toolName: call.toolName, input });
     }
   }
-  return { text: step.reply ?? (toolCalls.length ? '' : 'Done.'), toolCalls };
+  const reply = Array.isArray(step.reply) ? step.reply.join('') : step.reply;
+  return { text: reply ?? (toolCalls.length ? '' : 'Done.'), toolCalls };
+}
+
+/**
+ * A step's answer as the model sends it: its reasoning first, and a `reply` list as that many text
+ * parts (the scripted model sends a step's text as one part).
+ */
+function shape(content: LanguageModelV4Content[], step: ScriptStep | undefined): LanguageModelV4Content[] {
+  if (!step || (!step.reasoning && !Array.isArray(step.reply))) return content;
+  const texts: LanguageModelV4Content[] = Array.isArray(step.reply)
+    ? step.reply.map((text) => ({ type: 'text', text }))
+    : content.filter((part) => part.type === 'text');
+  return [
+    ...(step.reasoning ? [{ type: 'reasoning' as const, text: step.reasoning }] : []),
+    ...texts,
+    ...content.filter((part) => part.type !== 'text'),
+  ];
+}
+
+/** The stream parts of an answer, as the scripted model streams them, reasoning included. */
+function streamPartsOf(result: LanguageModelV4GenerateResult): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  result.content.forEach((part, index) => {
+    if (part.type === 'text' || part.type === 'reasoning') {
+      const id = `${part.type}-${index}`;
+      parts.push({ type: `${part.type}-start`, id });
+      parts.push({ type: `${part.type}-delta`, id, delta: part.text });
+      parts.push({ type: `${part.type}-end`, id });
+    } else if (part.type === 'tool-call') parts.push(part);
+  });
+  parts.push({ type: 'finish', usage: result.usage, finishReason: result.finishReason });
+  return parts;
 }
 
 /**
@@ -133,10 +172,12 @@ export function createAdversary(
 ): Adversary {
   let steps: ScriptStep[] = [];
   let position = 0;
+  let answering: ScriptStep | undefined;
   const model = createScriptedModel(
     async (call) => {
       const step = steps[position];
       position += 1;
+      answering = step;
       if (!step) return 'Done.';
       if (step.set) await onSet?.(step.set);
       if (step.cancel) onCancel?.();
@@ -154,5 +195,31 @@ export function createAdversary(
     );
     position = 0;
   };
-  return Object.assign(model, { startTurn });
+  const scripted = { doGenerate: model.doGenerate, doStream: model.doStream };
+  const doGenerate: ScriptedModel['doGenerate'] = async (call) => {
+    const result = await scripted.doGenerate(call);
+    return { ...result, content: shape(result.content, answering) };
+  };
+  // Streamed as the scripted model streams (each part whole, the signal checked before each), from
+  // the shaped answer: reasoning and several text parts included.
+  const doStream: ScriptedModel['doStream'] = async (call) => {
+    const result = await doGenerate(call);
+    const parts = streamPartsOf(result);
+    let sent = 0;
+    return {
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        pull(controller) {
+          if (call.abortSignal?.aborted) {
+            controller.error(call.abortSignal.reason);
+            return;
+          }
+          const part = parts[sent];
+          sent += 1;
+          if (part === undefined) controller.close();
+          else controller.enqueue(part);
+        },
+      }),
+    };
+  };
+  return Object.assign(model, { startTurn, doGenerate, doStream });
 }

@@ -39,6 +39,7 @@ describe('the checks of a turn, as tables', () => {
       'one <connector_status> block in the per-turn context',
       'no credential in the transcript or trace',
       'every model call lets the model choose (toolChoice auto)',
+      'every prompt holds each earlier call once',
       'the trace records every call whole',
       'no unapproved destructive call ran',
       // The expect block's own order (outcome first) does not matter: the table's does.
@@ -60,8 +61,8 @@ describe('the checks of a turn, as tables', () => {
   });
 
   it('makes no check for a key left out', () => {
-    expect(checkTurn(turn, {}, context)).toHaveLength(7);
-    expect(checkTurn(turn, undefined, context)).toHaveLength(7);
+    expect(checkTurn(turn, {}, context)).toHaveLength(8);
+    expect(checkTurn(turn, undefined, context)).toHaveLength(8);
   });
 
   it('catches what must never happen in any turn: a destructive call that ran without approval', () => {

@@ -131,6 +131,9 @@ function threadKeepsCalls({ turn, trace, steps }: TurnView): Verdict[] {
   const untold = steps.filter(
     (step) => step.toolCalls.length > 0 && step.text && !texts.some((text) => text?.includes(step.text)),
   );
+  // An empty text part is refused by providers (Anthropic: text content blocks must be non-empty),
+  // so a thread that stores one cannot be sent to them again.
+  const empty = texts.filter((text) => text === '').length;
   return [
     verdict(
       'the stored thread keeps every call with its result and the text beside it',
@@ -138,6 +141,29 @@ function threadKeepsCalls({ turn, trace, steps }: TurnView): Verdict[] {
       lost.length > 0
         ? `no call or result stored for ${lost.map((call) => call.toolName).join(', ')}`
         : `the text of step ${untold.map((step) => step.index).join(', ')} is not stored`,
+    ),
+    verdict('the stored thread has no empty text part', empty === 0, `${empty} empty text part(s) stored`),
+  ];
+}
+
+/**
+ * Each model call's prompt holds every earlier call of the turn once: a call (its id) sent twice is
+ * refused by providers (a tool call id must be unique) and reads to the model as a call made twice.
+ */
+function promptCallsOnce({ steps }: TurnView): Verdict[] {
+  const repeated = steps.filter((step) => {
+    const ids = (Array.isArray(step.prompt) ? step.prompt : []).flatMap((message) =>
+      message?.role === 'assistant' && Array.isArray(message.content)
+        ? message.content.filter((part) => part?.type === 'tool-call').map((part) => part.toolCallId)
+        : [],
+    );
+    return new Set(ids).size !== ids.length;
+  });
+  return [
+    verdict(
+      'every prompt holds each earlier call once',
+      repeated.length === 0,
+      `a call repeated in the prompt of step ${repeated.map((step) => step.index).join(', ')}`,
     ),
   ];
 }
@@ -159,16 +185,21 @@ function modelChooses({ turn }: TurnView): Verdict[] {
 
 /**
  * The trace, runTurn's record for the application, is whole: each call is listed in its model step,
- * and a call sent to the gate names the agent that served it and the correlation id of the gate's
- * answer (a call the turn did not send names no agent).
+ * keeps the model's name of a tool it knows by another name (and only then), and a call sent to the
+ * gate names the agent that served it and the correlation id of the gate's answer (a call the turn did
+ * not send names no agent).
  */
 function traceWhole({ trace, steps }: TurnView): Verdict[] {
   if (trace.caller) return [];
   const correlationOf = (call: (typeof trace.calls)[number]) =>
     'meta' in call.envelope ? call.envelope.meta?.correlation_id : undefined;
   const broken = trace.calls.filter((call) => {
-    const listed = steps[call.step]?.toolCalls?.some((made) => made?.toolCallId === call.toolCallId);
-    if (!listed) return true;
+    const made = steps[call.step]?.toolCalls?.find((candidate) => candidate?.toolCallId === call.toolCallId);
+    if (!made) return true;
+    // A call of a tool the model knows by another name (a name model APIs refuse, mapped) keeps the
+    // model's name beside the real one; any other call names one tool only.
+    const modelName = made.toolName === call.toolName ? undefined : made.toolName;
+    if (call.modelToolName !== modelName) return true;
     if (call.toolName === 'refresh_connector_status') return false;
     if (!call.sent) return call.owner !== undefined;
     return call.owner === undefined || !call.correlationId || correlationOf(call) !== call.correlationId;
@@ -177,7 +208,7 @@ function traceWhole({ trace, steps }: TurnView): Verdict[] {
     verdict(
       'the trace records every call whole',
       broken.length === 0,
-      `calls ${broken.map((call) => `${call.toolName} (${JSON.stringify({ step: call.step, sent: call.sent, owner: call.owner, correlationId: call.correlationId, meta: correlationOf(call) })})`).join(', ')}`,
+      `calls ${broken.map((call) => `${call.toolName} (${JSON.stringify({ step: call.step, sent: call.sent, owner: call.owner, modelToolName: call.modelToolName, correlationId: call.correlationId, meta: correlationOf(call) })})`).join(', ')}`,
     ),
   ];
 }
@@ -250,6 +281,7 @@ export const turnChecks: readonly TurnCheck[] = [
   { name: 'no-credential-kept', check: noCredentialKept },
   { name: 'thread-keeps-calls', check: threadKeepsCalls },
   { name: 'model-chooses', check: modelChooses },
+  { name: 'prompt-calls-once', check: promptCallsOnce },
   { name: 'trace-whole', check: traceWhole },
   { name: 'disabled-hidden', check: disabledHidden },
   { name: 'no-unapproved-destructive', check: noUnapprovedDestructive },

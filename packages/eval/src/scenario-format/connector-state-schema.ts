@@ -27,6 +27,11 @@ export const connectorStateSchema = z.preprocess(
       'seconds',
       'Only with `rate_limited`: when the limit lifts, counted from the turn’s `at` (default 600).',
     ),
+    verified_origin: documented(
+      z.url().optional(),
+      'URL',
+      'Only with `connected`: the origin the stored connection was verified against (default: the connector’s configured origin). Another one is a connection made while the connector pointed elsewhere: the product must withhold its credentials (origin binding).',
+    ),
   }),
 );
 

@@ -147,7 +147,7 @@ export const scenarioSchema = z.strictObject({
       .union([z.literal('all'), z.array(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a runner name, e.g. ai-sdk'))])
       .optional(),
     '`all`, or a list of runner names',
-    'Also run the scenario through other turn runners of the config’s `runners` (`all`: every one not given as `{ run, inAll: false }`): once per runner, as `<id>@<runner>`, graded by the same checks (the naive baselines’ `targets` stay with the original). In the Patchbay repository: `stream-turn` (streamTurn), `ai-sdk`, `openai-agents` and `langchain` (each framework’s own loop with its Patchbay package, driven by the same model), and, only where named, `sacp-chain` (the turn as a SACP chain of agent nodes with guardrails and resume).',
+    'Also run the scenario through other turn runners of the config’s `runners` (`all`: every one not given as `{ run, inAll: false }`): once per runner, as `<id>@<runner>`, graded by the same checks (the naive baselines’ `targets` stay with the original). In the Patchbay repository: `stream-turn` (streamTurn), `ai-sdk`, `openai-agents` and `langchain` (each framework’s own loop with its Patchbay package, driven by the same model), and, only where named, `sacp-chain` (the turn as a SACP chain of agent nodes with guardrails and resume) and `unsignalled-turn` (runTurn called without a `signal`, as an application that never cancels calls it).',
   ),
   turn_options: documented(
     z

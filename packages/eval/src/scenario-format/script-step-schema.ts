@@ -17,7 +17,16 @@ export const scriptStepSchema = z.strictObject({
   resend: checkFlag('Send the previous step’s calls again, unchanged.'),
   invent: checkFlag('Answer every open `needs_input` by inventing the missing values.'),
   set: connectorStates('Status changes applied just before this step (a change during the turn).'),
-  reply: documented(z.string().optional(), 'text', 'The step’s text; a step with no calls ends the turn.'),
+  reply: documented(
+    z.union([z.string(), z.array(z.string().min(1)).min(1)]).optional(),
+    'text, or list of texts',
+    'The step’s text; a step with no calls ends the turn. A list is sent as that many text parts (as a model that writes around its calls does): the reply is them joined.',
+  ),
+  reasoning: documented(
+    z.string().min(1).optional(),
+    'text',
+    'The step’s reasoning: the adversary sends it as a reasoning part before its text and calls (streamed as reasoning deltas).',
+  ),
   repeat: documented(z.number().int().min(1).max(50).optional(), 'count', 'Play this step this many times.'),
   cancel: checkFlag(
     'The turn’s signal fires (the user cancelled) just before this step is answered; with `direct-caller`, the calls are made with a signal that already fired.',
