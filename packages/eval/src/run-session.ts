@@ -15,6 +15,7 @@ import {
 } from '@patchbay/turn';
 import { type Adversary, createAdversary } from './agents/adversaries.js';
 import { callGate, type GateHost, gateCallers, mcpHostFor, mcpHttpHostFor } from './agents/gate-caller.js';
+import { type ProbeRedefinition, registerProbes } from './agents/probe-agents.js';
 import type {
   EvalMemorySession,
   EvalServiceSession,
@@ -25,6 +26,15 @@ import type {
 } from './config.js';
 import { runnerFunction } from './config-types.js';
 import { evalCredentials, minSecretLength } from './credentials.js';
+import {
+  countStates,
+  type GateProposals,
+  gateProposals,
+  type LogLine,
+  type PolicyRefusal,
+  recordingLogger,
+  withApprovals,
+} from './gate-setup.js';
 import {
   connectorsOf,
   evalSubject,
@@ -108,6 +118,11 @@ export class RunSession {
   private readonly laneTurn: number[] = [];
   private thread: string | undefined;
   private readonly turns: TurnRun[] = [];
+  /** `gate:`: what the orchestrator logged, not yet given to a turn; its proposals; its refusal; `redefine`. */
+  private readonly logLines: LogLine[] = [];
+  private gateStore: GateProposals | undefined;
+  private gateRefusal: PolicyRefusal | null | undefined;
+  private redefine: ((agent: string, change: ProbeRedefinition) => Promise<void>) | undefined;
 
   constructor(
     private readonly scenario: Scenario,
@@ -197,12 +212,23 @@ export class RunSession {
     // One scenario clock for the turn runner and the orchestrator's gate: with the wall clock, the gate
     // would judge a scenario's rate limit by the day the suite runs rather than by the scenario's time.
     // On a store, its proposals too: approvals then live in the same database as the status.
-    this.orchestrator = createOrchestrator({
-      statusSource: this.statusSource,
-      connectors: this.connectors,
-      now: this.now,
-      ...(store ? { proposals: store.proposals } : {}),
-    });
+    const { gate } = scenario;
+    this.gateStore = gate && !store ? gateProposals(gate.proposals) : undefined;
+    const proposals = store?.proposals ?? this.gateStore?.store;
+    const { made, refusal } = withApprovals(
+      createOrchestrator,
+      {
+        statusSource: this.statusSource,
+        connectors: this.connectors,
+        now: this.now,
+        ...(proposals ? { proposals } : {}),
+        ...(gate ? { logger: recordingLogger(this.logLines) as never } : {}),
+      },
+      gate,
+    );
+    this.orchestrator = made;
+    this.gateRefusal = refusal;
+    this.redefine = registerProbes(this.orchestrator, gate?.agents, this.sideEffects);
     this.registerMcp();
     this.registerCallers();
     this.evalMemory = scenario.memory
@@ -311,8 +337,19 @@ export class RunSession {
         ...(taken ? (position === 0 ? taken : { requests: [], unhandled: [] }) : {}),
         ...(serverCalls ? { serverCalls: position === 0 ? serverCalls : {} } : {}),
         modelToolNames: turn.modelToolNames,
+        ...(await this.gateRecord(turn.index, turn.subject, position)),
       });
     }
+  }
+
+  /** With `gate:`: the turn's log lines (all on a group's first turn), proposals and the policy's refusal. */
+  private async gateRecord(index: number, subject: string, position: number) {
+    if (!this.scenario.gate) return {};
+    return {
+      logs: position === 0 ? this.logLines.splice(0) : [],
+      proposals: countStates(await this.orchestrator.listProposals({ subject })),
+      ...(index === 0 && this.gateRefusal !== undefined ? { gateRefusal: this.gateRefusal } : {}),
+    };
   }
 
   /** A gate caller's turn: it plays its script against the gate instead (no model, no runTurn). */
@@ -332,7 +369,10 @@ export class RunSession {
         host: this.host,
         asApproved: (run) => this.approvedRuns.run(true, run),
         ranProposals: this.ranProposals,
-        resetProposal: this.setProposal,
+        resetProposal: this.setProposal ?? this.gateStore?.setProposal,
+        redefine: this.redefine,
+        onProposalList: this.gateStore?.onList,
+        gateEdit: this.gateStore?.setProposal,
       }),
     });
   }

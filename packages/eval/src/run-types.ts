@@ -3,7 +3,9 @@
 import type { Envelope } from '@patchbay/envelope';
 import type { SkipReason, TurnMemoryTrace, TurnStep } from '@patchbay/turn';
 import type { ServiceRequest, ToolRun } from './config.js';
+import type { LogLine } from './gate-setup.js';
 import type { ExpectBlock } from './scenario-format/expect-schema.js';
+import type { GateSpec } from './scenario-format/gate-schema.js';
 import type { ScriptStep } from './scenario-format/script-step-schema.js';
 
 /** A connector's status in a scenario: a bare status or one with its details (see the format). */
@@ -51,6 +53,7 @@ export interface Scenario {
   memory?: 'up' | 'down';
   functions?: true;
   turn_options?: { needs_input?: 'retry' | 'ask'; max_result_chars?: number };
+  gate?: GateSpec;
   [key: string]: unknown;
 }
 
@@ -112,6 +115,12 @@ export interface TurnRun {
   modelToolNames?: string[][];
   /** The calls each MCP server received in the turn, by exposed tool name (`mcp:`). */
   serverCalls?: Record<string, number>;
+  /** With `gate`: the lines the orchestrator logged during the turn. */
+  logs?: LogLine[];
+  /** With `gate`: how many of the turn subject's proposals are in each state after the turn. */
+  proposals?: Record<string, number>;
+  /** With `gate.refused`, on the first turn: how createOrchestrator answered the policy. */
+  gateRefusal?: { error_code?: string; message: string } | null;
 }
 
 /** A whole scenario run, what the checks read. */

@@ -48,6 +48,7 @@ import type { Proposal } from '@patchbay/connector/ports';
 import type { Orchestrator } from '@patchbay/orchestrator';
 import type { RunCall, RunTrace, ScenarioConnectorState } from '../run-types.js';
 import type { ScriptStep } from '../scenario-format/script-step-schema.js';
+import { approvalSteps } from './gate-caller-approvals.js';
 import type { GateHost } from './mcp-hosts.js';
 
 export { type GateHost, type HostGatewayOptions, mcpHostFor, mcpHttpHostFor } from './mcp-hosts.js';
@@ -87,6 +88,12 @@ export interface GateCallOptions {
   ranProposals?: Map<string, Proposal>;
   /** Edits a proposal's row in the database itself (`reset_executed`). */
   resetProposal?: ((id: string, columns: Record<string, string | null>) => Promise<void>) | undefined;
+  /** Replaces a `gate.agents` agent by one whose tool is redefined (`redefine`). */
+  redefine?: Parameters<typeof approvalSteps>[1]['redefine'];
+  /** Edits a proposal's fields in a `gate` store (`edit_proposals`). */
+  gateEdit?: ((id: string, fields: Record<string, string>) => Promise<void>) | undefined;
+  /** Arms a one-shot hook run once the gate's next proposal listing returned (`cancel_while_listing`). */
+  onProposalList?: ((hook: () => void) => void) | undefined;
 }
 
 /** What a person does before a step's calls: status, stops, disables, approvals, approvers' runs. */
@@ -103,6 +110,7 @@ async function personSteps(
   if (step.approve)
     for (const proposal of await orchestrator.listProposals({ subject, state: 'pending' }))
       await orchestrator.approve(proposal.id);
+  await approvalSteps(step, { ...options, editProposal: options.gateEdit });
   if (step.run_approved)
     for (const proposal of await orchestrator.listProposals({ subject, state: 'approved' })) {
       // Started together, none awaited before the others: the race a proposal store must win.
@@ -138,6 +146,12 @@ async function stepCalls(step: ScriptStep, index: number, options: GateCallOptio
   if (step.cancel_while_reading) {
     const giveUp = new AbortController();
     onStatusRead(() => giveUp.abort());
+    signal = giveUp.signal;
+  }
+  if (step.cancel_while_listing) {
+    if (!options.onProposalList) throw new Error('`cancel_while_listing` needs `gate`');
+    const giveUp = new AbortController();
+    options.onProposalList(() => giveUp.abort());
     signal = giveUp.signal;
   }
   for (const [position, call] of (step.calls ?? []).entries()) {

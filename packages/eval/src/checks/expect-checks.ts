@@ -2,6 +2,7 @@
 // (scenario-format/expect-schema.ts), each reading the value the scenario gave its key.
 import type { ExpectBlock } from '../scenario-format/expect-schema.js';
 import { memoryChecks, resultsForModel } from './expect-checks-model.js';
+import { gateChecks } from './gate-checks.js';
 import { statusViewsOf } from './status-views.js';
 import {
   atStep,
@@ -303,6 +304,7 @@ export const expectChecks: { readonly [Key in keyof ExpectBlock]-?: ExpectCheck<
   results_for_model: resultsForModel,
   temperatures,
   status_unchanged: statusUnchanged,
+  ...gateChecks,
 };
 
 /** The `expect` keys in the order their checks run (and the report lists them). */

@@ -4,6 +4,7 @@ import { connectorStatuses } from '@patchbay/connector';
 import { errorEnvelopeSchema, errorTypes } from '@patchbay/envelope';
 import { z } from 'zod';
 import { checkFlag, documented, listOf, requestLine, toolList, toolName } from './documented.js';
+import { gateExpectShape } from './gate-expect-schema.js';
 
 // `http_status`: with `mcp-http-host`, a request the HTTP gateway refused before any envelope.
 const envelopeFields = ['ok', 'data', ...Object.keys(errorEnvelopeSchema.shape), 'http_status'];
@@ -151,6 +152,7 @@ export const expectSchema = z.strictObject({
     '`{ context, block_includes, block_excludes, recorded }`',
     'With `memory`: the turn’s memory read `loaded`, `empty` or `failed` (`trace.memory.context`); texts the `<memory>` block shows the model on every step (with `empty` or `failed`, no step has a `<memory>` block); texts no step’s `<memory>` block shows (case-insensitive); how many of the turn’s messages memory recorded.',
   ),
+  ...gateExpectShape,
 });
 
 /** The checks of one turn, as a scenario file writes them. */

@@ -9,6 +9,7 @@ import {
 } from './connector-state-schema.js';
 import { checkFlag, documented, listOf, toolName } from './documented.js';
 import { argumentCheckSchema, envelopeCheckSchema, expectSchema } from './expect-schema.js';
+import { gateKey } from './gate-schema.js';
 import { scriptStepSchema } from './script-step-schema.js';
 
 const memoryState = z.enum(['up', 'down']);
@@ -139,6 +140,7 @@ export const scenarioSchema = z.strictObject({
     '`sqlite`, `postgres`, `all`',
     'The status source, proposals and threads are a real store of the config’s `store`, fresh for the run and removed after it (in the Patchbay repository: `openStore` of @patchbay/store), set up as `patchbay connect` / `disable` would: `sqlite`, `postgres` (only where the config offers it: PATCHBAY_DATABASE_URL), or `all`: SQLite, and a copy `<id>@<database>` on every other database the config offers now.',
   ),
+  gate: gateKey,
   functions: checkFlag(
     'The config’s `callers.agents` (application functions) are registered for this scenario’s turns too, beside the connectors, so the turn offers and gates them (`requires` included).',
   ),

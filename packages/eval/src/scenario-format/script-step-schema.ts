@@ -71,6 +71,32 @@ export const scriptStepSchema = z.strictObject({
     '`unknown` / `none`',
     'With `mcp-http-host`: the step’s calls carry a session id the gateway never issued, or none.',
   ),
+  reject: documented(
+    z.string().min(1).optional(),
+    'reason',
+    'With `direct-caller`: a person rejects every pending proposal of the user with this reason (`orchestrator.reject`), after `approve`.',
+  ),
+  redefine: documented(
+    z
+      .strictObject({
+        agent: z.string().min(1),
+        tool: toolName,
+        as: z.string().min(1).optional(),
+        description: z.string().min(1).optional(),
+        idempotent_hint: z.boolean().optional(),
+      })
+      .optional(),
+    '`{ agent, tool, as, description, idempotent_hint }`',
+    'With `direct-caller` and `gate.agents`: the agent is unregistered and registered again (as `as`, else the same id) with this tool’s description or `idempotentHint` annotation changed, after `reject`, before `edit_proposals` and `run_approved`.',
+  ),
+  edit_proposals: documented(
+    z.record(z.string().min(1), z.string()).optional(),
+    'map of proposal field → text',
+    'With `direct-caller` and `gate` (no `store`): a writer to the proposal store (without the key) sets these fields of every proposal of the user, after `redefine` and before `run_approved`.',
+  ),
+  cancel_while_listing: checkFlag(
+    'With `direct-caller` and `gate` (no `store`): the caller’s signal fires while the gate lists the user’s proposals for the step’s first call (after the status read), as a caller giving up on a slow store does.',
+  ),
   disable: documented(
     z.string().min(1).optional(),
     'agent id',
