@@ -99,7 +99,7 @@ export class PatchbayEvalTestRunner {
     const result = await this.runMutant(options);
     if (this.log) {
       const { id, fileName, location, mutatorName } = options.activeMutant;
-      const entry = { mutant: id, file: fileName, line: location.start.line, mutatorName, ...result };
+      const entry = { mutant: id, file: fileName, line: location.start.line + 1, mutatorName, ...result };
       appendFileSync(this.log, `${JSON.stringify(entry)}\n`);
     }
     return result;
