@@ -17,6 +17,22 @@ const argv = process.argv.slice(2);
 const killsIndex = argv.indexOf('--kills');
 const killFiles = killsIndex >= 0 ? new RegExp(argv[killsIndex + 1]) : undefined;
 if (killsIndex >= 0) argv.splice(killsIndex, 2);
+// `--equivalent <json>`: survivors argued equivalent (evals/mutation/SURVIVORS.md), by Stryker id or by
+// file, line, column, mutator (and replacement): left out of the score and counted apart.
+const equivalentIndex = argv.indexOf('--equivalent');
+const equivalents =
+  equivalentIndex >= 0 ? JSON.parse(readFileSync(argv[equivalentIndex + 1], 'utf8')).mutants : [];
+if (equivalentIndex >= 0) argv.splice(equivalentIndex, 2);
+const isEquivalent = (file, mutant) =>
+  equivalents.some((entry) =>
+    entry.id !== undefined
+      ? entry.id === String(mutant.id) && (entry.file === undefined || entry.file === file)
+      : entry.file === file &&
+        entry.line === mutant.location.start.line &&
+        entry.column === mutant.location.start.column &&
+        entry.mutatorName === mutant.mutatorName &&
+        (entry.replacement === undefined || entry.replacement === mutant.replacement),
+  );
 const [reportFile = 'evals/mutation/eval/mutation.json', ...logFiles] = argv;
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
 const verdicts = new Map();
@@ -52,7 +68,16 @@ function verdictOf(mutant) {
 
 const survivors = [];
 const rows = [];
-const total = { killed: 0, timeout: 0, survived: 0, ignored: 0, other: 0, beforeDetected: 0, beforeKnown: 0 };
+const total = {
+  killed: 0,
+  timeout: 0,
+  survived: 0,
+  ignored: 0,
+  other: 0,
+  equivalent: 0,
+  beforeDetected: 0,
+  beforeKnown: 0,
+};
 for (const [file, { mutants }] of Object.entries(report.files)) {
   const count = {
     killed: 0,
@@ -60,13 +85,16 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     survived: 0,
     ignored: 0,
     other: 0,
+    equivalent: 0,
     beforeDetected: 0,
     beforeKnown: 0,
   };
   for (const mutant of mutants) {
-    const { after, before } = verdictOf(mutant);
+    const verdict = verdictOf(mutant);
+    const after = verdict.after === 'survived' && isEquivalent(file, mutant) ? 'equivalent' : verdict.after;
+    const { before } = verdict;
     count[after] += 1;
-    if (before !== undefined && after !== 'other' && after !== 'ignored') {
+    if (before !== undefined && after !== 'other' && after !== 'ignored' && after !== 'equivalent') {
       count.beforeKnown += 1;
       if (before !== 'survived') count.beforeDetected += 1;
     }
@@ -87,7 +115,7 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     ? `; raw ${detected}/${valid + count.ignored} (${percent(detected, valid + count.ignored)} %, ${count.ignored} disabled counted as undetected)`
     : '';
   rows.push(
-    `${file}: ${detected}/${valid} detected (${percent(detected, valid)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.other ? `, ${count.other} other` : ''}${raw}${before}`,
+    `${file}: ${detected}/${valid} detected (${percent(detected, valid)} %): ${count.killed} killed, ${count.timeout} timed out, ${count.survived} survived${count.equivalent ? `, ${count.equivalent} equivalent (left out)` : ''}${count.other ? `, ${count.other} other` : ''}${raw}${before}`,
   );
   for (const key of Object.keys(total)) total[key] += count[key];
 }
