@@ -5,6 +5,8 @@
 //   speaks MCP; `secret_env` hands it a credential as a declared (secret) environment value;
 //   `hostile_names` adds tools named as model APIs refuse (`lab_get.weather`). Each server writes every
 //   call it receives to a file of its own (`server_calls` reads them: what reached the server).
+//   `json_schema_tools` serves, instead, the write tools of ./json-schema-tools-server.mjs, declared by
+//   JSON Schema only (`$ref`, `allOf`/`anyOf`/`oneOf`, defaults, `additionalProperties`, …), no zod.
 // - `memory:` is the memory server of @patchbay/memory over streamable HTTP on a real SQLite store,
 //   with `turnMemory` as the turn's memory: the memory agent's model is a stand-in
 //   (agents/memory-model.mjs). `down` closes the HTTP server and restarts the client, which then finds
@@ -25,10 +27,12 @@ import {
 import { openStore } from '@patchbay/store';
 import { hostileToolNames } from '../../packages/mcp/test-servers/controllable-server.mjs';
 import { createMemoryModel } from '../agents/memory-model.mjs';
+import { jsonSchemaToolNames } from './json-schema-tools-server.mjs';
 
 const controllableServerPath = fileURLToPath(
   new URL('../../packages/mcp/test-servers/controllable-server.mjs', import.meta.url),
 );
+const jsonSchemaToolsServerPath = fileURLToPath(new URL('./json-schema-tools-server.mjs', import.meta.url));
 
 /** The tools of the controllable test server (packages/mcp/test-servers/controllable-server.mjs). */
 export const controllableToolNames = [
@@ -47,6 +51,8 @@ export const controllableToolNames = [
   'slow_once',
   // Served with `hostile_names: true` only.
   ...hostileToolNames,
+  // Served with `json_schema_tools: true` only (instead of the tools above).
+  ...jsonSchemaToolNames,
 ];
 
 /** The memory server's tools, as the chat model and the memory agent call them (no prefix). */
@@ -95,7 +101,7 @@ export function registerMcpServers(orchestrator, servers = {}) {
         name,
         transport: 'stdio',
         command: process.execPath,
-        args: [controllableServerPath],
+        args: [spec.json_schema_tools ? jsonSchemaToolsServerPath : controllableServerPath],
         env: {
           CONTROLLABLE_NAME: name,
           ...(spec.state === 'down' ? { CONTROLLABLE_CRASH_ON_START: '1' } : {}),

@@ -108,4 +108,44 @@ describe('callIdentity', () => {
       callIdentity('b', { input: text, arguments: { ok: true, value: args } }, undefined),
     );
   });
+
+  it('fills a default written beside a $ref, as pydantic publishes it, so leaving it out is no new call', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, priority: { $ref: '#/$defs/priority', default: 'normal' } },
+      $defs: { priority: { type: 'string', enum: ['low', 'normal', 'high'] } },
+    };
+    const contract = { inputJsonSchema: schema };
+    const first = identityOf({ title: 'Printer jammed' }, contract);
+    expect(identityOf({ title: 'Printer jammed', priority: 'normal' }, contract)).toBe(first);
+    expect(identityOf({ title: 'Printer jammed', priority: 'high' }, contract)).not.toBe(first);
+  });
+
+  it('applies properties written beside a $ref together with the referenced ones', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { item: { $ref: '#/$defs/base', properties: { color: { type: 'string' } } } },
+      $defs: { base: { type: 'object', properties: { id: { type: 'string' } } } },
+    };
+    const contract = { inputJsonSchema: schema };
+    expect(identityOf({ item: { id: 'a', color: 'red' } }, contract)).not.toBe(
+      identityOf({ item: { id: 'a', color: 'blue' } }, contract),
+    );
+    expect(identityOf({ item: { id: 'a', extra: 1 } }, contract)).toBe(
+      identityOf({ item: { id: 'a' } }, contract),
+    );
+  });
+
+  it('keeps undeclared keys where additionalProperties is false: the gate refuses that call, so its fix is no repeat', () => {
+    const contract = {
+      inputJsonSchema: {
+        type: 'object',
+        properties: { id: { type: 'string' }, text: { type: 'string' } },
+        additionalProperties: false,
+      } as JsonSchema,
+    };
+    expect(identityOf({ id: 'n1', text: 'hi', note: 'again' }, contract)).not.toBe(
+      identityOf({ id: 'n1', text: 'hi' }, contract),
+    );
+  });
 });

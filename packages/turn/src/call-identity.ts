@@ -22,33 +22,46 @@ const isSchemaObject = (value: unknown): value is SchemaObject =>
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   isSchemaObject(value) && Object.getPrototypeOf(value) === Object.prototype;
 
-/** Follows a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`); any other reference stays unresolved. */
-function resolveRef(schema: SchemaObject, root: SchemaObject): SchemaObject {
-  let current = schema;
-  for (let hops = 0; hops < maxBranches && typeof current.$ref === 'string'; hops += 1) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#')) return current;
-    let target: unknown = root;
-    for (const segment of ref.slice(1).split('/').filter(Boolean)) {
-      if (!isSchemaObject(target)) return current;
-      target = target[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
-    }
-    if (!isSchemaObject(target)) return current;
-    current = target;
+/** The schema a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`) points at; undefined for any other. */
+function refTarget(schema: SchemaObject, root: SchemaObject): SchemaObject | undefined {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
+  let target: unknown = root;
+  for (const segment of ref.slice(1).split('/').filter(Boolean)) {
+    if (!isSchemaObject(target)) return undefined;
+    target = target[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
   }
-  return current;
+  return isSchemaObject(target) ? target : undefined;
 }
 
-/** The schema and every branch of its `allOf` / `anyOf` / `oneOf`, references resolved. */
+/**
+ * The schema and the schemas its `$ref` chain points at, in that order. A `$ref` does not replace the
+ * keys beside it (JSON Schema 2019-09 on, and what pydantic publishes: `{ $ref, default }`): both apply.
+ */
+function refChain(schema: SchemaObject, root: SchemaObject): SchemaObject[] {
+  const chain = [schema];
+  let current = schema;
+  for (let hops = 0; hops < maxBranches; hops += 1) {
+    const target = refTarget(current, root);
+    if (!target) break;
+    chain.push(target);
+    current = target;
+  }
+  return chain;
+}
+
+/** The schema and every branch of its `$ref` chain and its `allOf` / `anyOf` / `oneOf`. */
 function branchesOf(schema: SchemaObject, root: SchemaObject): SchemaObject[] {
   const branches: SchemaObject[] = [];
   const queue = [schema];
   while (queue.length > 0 && branches.length < maxBranches) {
-    const branch = resolveRef(queue.shift()!, root);
-    branches.push(branch);
-    for (const combinator of ['allOf', 'anyOf', 'oneOf'] as const) {
-      const list = branch[combinator];
-      if (Array.isArray(list)) queue.push(...list.filter(isSchemaObject));
+    for (const branch of refChain(queue.shift()!, root)) {
+      if (branches.length >= maxBranches) break;
+      branches.push(branch);
+      for (const combinator of ['allOf', 'anyOf', 'oneOf'] as const) {
+        const list = branch[combinator];
+        if (Array.isArray(list)) queue.push(...list.filter(isSchemaObject));
+      }
     }
   }
   return branches;
@@ -59,8 +72,9 @@ const unionOf = (schemas: readonly SchemaObject[]): SchemaObject =>
 
 /**
  * The value as a tool reading it through `schema` sees it: keys the schema does not declare are
- * dropped unless it admits extra keys (`additionalProperties` other than `false`,
- * `patternProperties`), as zod drops them; declared defaults are filled in. An object schema that
+ * dropped, as zod drops them, unless it says anything of extra keys (`additionalProperties`, which
+ * `false` makes a refusal, or `patternProperties`); declared defaults are filled in, also one written
+ * beside a `$ref`. An object schema that
  * declares no properties says nothing about keys, so its value is kept whole.
  */
 function project(value: unknown, schema: SchemaObject, root: SchemaObject, depth: number): unknown {
@@ -74,16 +88,18 @@ function project(value: unknown, schema: SchemaObject, root: SchemaObject, depth
   }
   if (!isPlainObject(value)) return value;
   const declared = new Map<string, SchemaObject[]>();
-  let admitsExtraKeys = false;
+  // Undeclared keys are kept where a schema admits them (the tool receives them) and where one
+  // forbids them (`additionalProperties: false`: the gate refuses the call, so it is another call
+  // than the one without them, not a repeat of it).
+  let keepsUndeclared = false;
   for (const branch of branches) {
     if (isSchemaObject(branch.properties)) {
       for (const [key, property] of Object.entries(branch.properties)) {
         if (isSchemaObject(property)) declared.set(key, [...(declared.get(key) ?? []), property]);
       }
     }
-    const extra = branch.additionalProperties;
-    if ((extra !== undefined && extra !== false) || branch.patternProperties !== undefined) {
-      admitsExtraKeys = true;
+    if (branch.additionalProperties !== undefined || branch.patternProperties !== undefined) {
+      keepsUndeclared = true;
     }
   }
   if (declared.size === 0) return value;
@@ -91,11 +107,13 @@ function project(value: unknown, schema: SchemaObject, root: SchemaObject, depth
   for (const [key, inner] of Object.entries(value)) {
     const properties = declared.get(key);
     if (properties) result[key] = project(inner, unionOf(properties), root, depth + 1);
-    else if (admitsExtraKeys) result[key] = inner;
+    else if (keepsUndeclared) result[key] = inner;
   }
   for (const [key, properties] of declared) {
     if (key in result) continue;
-    const withDefault = properties.map((property) => resolveRef(property, root)).find((p) => 'default' in p);
+    const withDefault = properties
+      .flatMap((property) => refChain(property, root))
+      .find((schema) => 'default' in schema);
     if (withDefault) result[key] = withDefault.default;
   }
   return result;

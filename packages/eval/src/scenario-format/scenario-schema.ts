@@ -43,6 +43,11 @@ export const mcpServerSchema = z.preprocess(
       '`true` / `false`',
       'The server also serves tools whose names model APIs refuse (`get.weather`, `ns/tool`, `café` and a 72-character name), each answering with its own name.',
     ),
+    json_schema_tools: documented(
+      z.boolean().optional(),
+      '`true` / `false`',
+      'The server serves, instead of the controllable server’s tools, write tools declared by JSON Schema only (no zod): `$ref`, `allOf` / `anyOf` / `oneOf`, defaults, arrays of objects, `additionalProperties`, `patternProperties` (in the Patchbay repository: evals/connectors/json-schema-tools-server.mjs). Each answers how many times it ran and the arguments it received.',
+    ),
     secret_env: documented(
       z
         .string()

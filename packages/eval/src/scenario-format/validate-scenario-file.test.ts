@@ -157,6 +157,11 @@ describe('scenario files are validated against the format', () => {
     expect(problemsOf(withServer.replace('state: up', 'state: gone'))).toContainEqual(
       expect.objectContaining({ message: '"gone" is not one of "up", "down"' }),
     );
+    // A server of JSON-Schema-only tools is asked for with a flag, a boolean.
+    expect(problemsOf(withServer.replace('timeout_ms: 2000', 'json_schema_tools: true'))).toEqual([]);
+    expect(
+      problemsOf(withServer.replace('timeout_ms: 2000', 'json_schema_tools: yes please')),
+    ).toContainEqual(expect.objectContaining({ line: 4, message: expect.stringContaining('boolean') }));
     // Memory checks and memory moves need memory on the scenario; with it, its tools are known.
     const memoryCheck = valid.replace(
       '      not_called:',
