@@ -29,7 +29,7 @@ export function staleFiles(
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const directories = process.argv.slice(2);
-  const runs = directories.length > 0 ? directories : [join(root, 'evals/mutation/eval-core-current')];
+  const runs = directories.length > 0 ? directories : [join(root, 'evals/mutation/eval-wide')];
   let stale = 0;
   for (const directory of runs) {
     const result = staleFiles(directory);

@@ -37,12 +37,17 @@ const mutants = Object.entries(report.files)
   .filter((mutant) =>
     kills ? mutant.status === 'Killed' && mutant.killedBy?.length === 1 : mutant.status === 'Survived',
   );
+// A Stryker report names tests by id; its `testFiles` say which scenario each id is.
+const testNames = new Map(
+  Object.values(report.testFiles ?? {}).flatMap((file) => file.tests.map((test) => [test.id, test.name])),
+);
+const firstKiller = (mutant) => testNames.get(mutant.killedBy[0]) ?? mutant.killedBy[0];
 let worker = await startWorker(undefined);
 const pattern = new RegExp(filter);
 const ids = worker.ids.filter((id) => pattern.test(id));
 let changed = 0;
 for (const mutant of mutants) {
-  const scenarios = kills ? ids.filter((id) => id !== mutant.killedBy[0]) : ids;
+  const scenarios = kills ? ids.filter((id) => id !== firstKiller(mutant)) : ids;
   const done = await runOn(
     worker,
     { ids: scenarios, mutant: String(mutant.id), bail: 1, coverage: false },

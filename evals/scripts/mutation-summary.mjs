@@ -138,13 +138,20 @@ for (const line of survivors) console.log(`  survived: ${line}`);
 // independent scenario is due where the behaviour is safety-critical): from a log of a
 // `PATCHBAY_MUTATE_KILLERS=1` run, or the report's `killedBy` for the `--kills` files, a log's list
 // winning where it names more.
+// A Stryker report names tests by id; its `testFiles` say which scenario each id is.
+const testNames = new Map(
+  Object.values(report.testFiles ?? {}).flatMap((file) => file.tests.map((test) => [test.id, test.name])),
+);
 const killersOf = new Map();
 if (killFiles)
   for (const [file, { mutants }] of Object.entries(report.files))
     if (killFiles.test(file))
       for (const mutant of mutants)
         if (mutant.status === 'Killed' && mutant.killedBy?.length)
-          killersOf.set(String(mutant.id), { mutant: String(mutant.id), killers: mutant.killedBy });
+          killersOf.set(String(mutant.id), {
+            mutant: String(mutant.id),
+            killers: mutant.killedBy.map((id) => testNames.get(id) ?? id),
+          });
 for (const entry of verdicts.values())
   if (
     Array.isArray(entry.killers) &&
