@@ -68,7 +68,8 @@ function verdictOf(mutant) {
 
 const survivors = [];
 const rows = [];
-const total = {
+/** A tally per verdict, and of the `before` verdicts a log gave. */
+const emptyCount = () => ({
   killed: 0,
   timeout: 0,
   survived: 0,
@@ -77,18 +78,10 @@ const total = {
   equivalent: 0,
   beforeDetected: 0,
   beforeKnown: 0,
-};
+});
+const total = emptyCount();
 for (const [file, { mutants }] of Object.entries(report.files)) {
-  const count = {
-    killed: 0,
-    timeout: 0,
-    survived: 0,
-    ignored: 0,
-    other: 0,
-    equivalent: 0,
-    beforeDetected: 0,
-    beforeKnown: 0,
-  };
+  const count = emptyCount();
   for (const mutant of mutants) {
     const verdict = verdictOf(mutant);
     const after = verdict.after === 'survived' && isEquivalent(file, mutant) ? 'equivalent' : verdict.after;
