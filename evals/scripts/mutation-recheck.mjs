@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Re-runs mutants of a Stryker run against scenarios written after it started, on the same
 // instrumented build (the packages' dist/ as Stryker built it: every mutant behind a switch; run this
-// before rebuilding them), through the mutation worker (one process, the mutant switched per run).
+// before rebuilding them), through the mutation worker (one process, the mutant switched per run; a
+// process of its own for a mutant active at load time).
 //   node evals/scripts/mutation-recheck.mjs <mutation.json> <run log> <recheck log> <id regex> [file regex] [--kills]
 // Without `--kills`: every survivor (in the files the optional regex matches) runs the scenarios whose
 // ids match, stopping at the first failure; its verdict is appended to the recheck log in the format of
@@ -48,19 +49,23 @@ const ids = worker.ids.filter((id) => pattern.test(id));
 let changed = 0;
 for (const mutant of mutants) {
   const scenarios = kills ? ids.filter((id) => id !== firstKiller(mutant)) : ids;
+  // A mutant active at load time (`static`: a module-level table, say) needs a process started with it
+  // on; switching it in the shared worker would change nothing and count it as not killed.
+  const runner = mutant.static ? await startWorker(String(mutant.id)) : worker;
   const done = await runOn(
-    worker,
+    runner,
     { ids: scenarios, mutant: String(mutant.id), bail: 1, coverage: false },
     120_000,
   );
-  if (!done) worker = await startWorker(undefined);
+  if (mutant.static) runner.child.kill();
+  else if (!done) worker = await startWorker(undefined);
   const failed = done ? done.tests.filter((test) => !test.pass).map((test) => test.id) : ['(timed out)'];
   const entry = kills
     ? {
         mutant: String(mutant.id),
         before: 'killed',
         after: 'killed',
-        killers: [mutant.killedBy[0], ...failed],
+        killers: [firstKiller(mutant), ...failed],
       }
     : {
         mutant: String(mutant.id),
